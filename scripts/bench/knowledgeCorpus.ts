@@ -53,7 +53,9 @@ function randomUnit(seed: number): Float32Array {
   return unit(Float32Array.from({ length: DIMENSIONS }, normal));
 }
 
-const CENTROIDS = Array.from({ length: TOPICS }, (_, t) => randomUnit(1_000_003 + t));
+/** Topic centroids, made on first use (see wordVector). */
+let centroids: Float32Array[] | undefined;
+const centroid = (topic: number) => (centroids ??= Array.from({ length: TOPICS }, (_, t) => randomUnit(1_000_003 + t)))[topic]!;
 
 /** A string's seed (FNV-1a): a token outside the vocabulary (a heading's number, code) still has a vector of its own. */
 function seedOf(text: string): number {
@@ -62,17 +64,26 @@ function seedOf(text: string): number {
   return hash >>> 0;
 }
 
+const wordIndex = new Map(WORDS.map((word, i) => [word, i]));
 const wordVectors = new Map<string, Float32Array>();
-WORDS.forEach((word, i) => {
-  const own = randomUnit(seedOf(word));
-  const centroid = CENTROIDS[topicOf(i)]!;
-  wordVectors.set(word, unit(own.map((v, d) => TOPIC_WEIGHT * centroid[d]! + (1 - TOPIC_WEIGHT) * v)));
-});
 
+/**
+ * A word's vector, made the first time it is asked for and kept: the whole
+ * vocabulary's vectors are 25 MB (8,000 × 768 float32) and about 60 MB of
+ * RSS to make, and a process that only opens and searches a base (the scale
+ * bench's child, whose RSS is the store's figure) embeds a few query words,
+ * not the vocabulary. A word's vector depends on the word only, so the
+ * order they are made in changes nothing.
+ */
 function wordVector(word: string): Float32Array {
   let vector = wordVectors.get(word);
   if (!vector) {
-    vector = randomUnit(seedOf(word));
+    const i = wordIndex.get(word);
+    const own = randomUnit(seedOf(word));
+    if (i !== undefined) {
+      const topic = centroid(topicOf(i));
+      vector = unit(own.map((v, d) => TOPIC_WEIGHT * topic[d]! + (1 - TOPIC_WEIGHT) * v));
+    } else vector = own;
     wordVectors.set(word, vector);
   }
   return vector;

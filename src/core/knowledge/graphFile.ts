@@ -4,7 +4,7 @@ import * as fs from 'node:fs';
  * Is a graph file (`ann-*.usearch`) one this host wrote, before usearch maps it? usearch's `view()` trusts the file's
  * structure: a count or a level that runs past the file's end reads out of bounds and can crash the main process. So
  * the file must be a regular file (not a link, a FIFO or a device), and its layout must add up exactly to its size:
- * as written by `Index.save` with our settings (usearch 2.x, cosine, f16, u64 keys, connectivity CONNECTIVITY), it is
+ * as written by `Index.save` with our settings (usearch 2.x, cosine, i8, u64 keys, connectivity CONNECTIVITY), it is
  *
  *   rows (u32), row bytes (u32), the vectors; the dense head (64 bytes: "usearch", version, kinds, counts,
  *   dimensions); the graph's head (5 × u64: size, connectivity, base connectivity, max level, entry);
@@ -25,7 +25,9 @@ const BASE_CONNECTIVITY = 2 * CONNECTIVITY;
 const DENSE_HEAD_BYTES = 64;
 const GRAPH_HEAD_BYTES = 40;
 const MAGIC = Buffer.from('usearch');
-const KIND = { cosine: 0x63, f16: 12, u64: 14 };
+const KIND = { cosine: 0x63, i8: 23, u64: 14 };
+/** Bytes of one dimension of a stored vector (int8: vectorIndex.ts). */
+const SCALAR_BYTES = 1;
 const MAX_LEVEL = 64;
 const nodeBytes = (level: number) => 8 + 2 + (4 + BASE_CONNECTIVITY * 4) + level * (4 + CONNECTIVITY * 4);
 /** The node part is read in windows of this size. */
@@ -56,13 +58,13 @@ function layoutProblem(fd: number, size: number, dimensions: number, upto: numbe
   const rows = read(0, 8);
   if (!rows) return 'it is shorter than its header';
   const count = rows.readUInt32LE(0);
-  if (rows.readUInt32LE(4) !== dimensions * 2) return `its vectors are not of ${dimensions} dimensions`;
+  if (rows.readUInt32LE(4) !== dimensions * SCALAR_BYTES) return `its vectors are not of ${dimensions} dimensions`;
   if (count > upto) return `it holds ${count} vectors; the store has at most ${upto}`;
-  const headAt = 8 + count * dimensions * 2;
+  const headAt = 8 + count * dimensions * SCALAR_BYTES;
   const head = read(headAt, DENSE_HEAD_BYTES + GRAPH_HEAD_BYTES);
   if (!head) return 'it ends before its head';
   if (!head.subarray(0, MAGIC.length).equals(MAGIC) || head.readUInt16LE(7) !== 2) return 'it is not a usearch 2 index';
-  if (head[13] !== KIND.cosine || head[14] !== KIND.f16 || head[15] !== KIND.u64) return 'it is not of this host’s kinds (cosine, f16, u64 keys)';
+  if (head[13] !== KIND.cosine || head[14] !== KIND.i8 || head[15] !== KIND.u64) return 'it is not of this host’s kinds (cosine, i8, u64 keys)';
   if (head.readBigUInt64LE(33) !== BigInt(dimensions) || head[41] !== 0) return `it is not of ${dimensions} dimensions, one vector a key`;
   const graph = DENSE_HEAD_BYTES;
   const nodes = head.readBigUInt64LE(graph);
@@ -85,15 +87,17 @@ function layoutProblem(fd: number, size: number, dimensions: number, upto: numbe
 
 /** Each node's neighbour lists: a count within the list's capacity, and every slot one of the `count` nodes. */
 function neighboursProblem(fd: number, at: number, levels: Buffer, count: number): string | undefined {
-  let window = Buffer.alloc(0);
+  // One buffer for every window: a fresh megabyte per window was 28 MB of garbage at 100,000 rows, which the
+  // allocator kept after it was freed (RSS of the process that opened the base).
+  const buffer = Buffer.allocUnsafe(Math.max(WINDOW, nodeBytes(MAX_LEVEL)));
+  let window = buffer.subarray(0, 0);
   let windowAt = at;
   for (let i = 0; i < count; i++) {
     const level = levels.readInt16LE(i * 2);
     const bytes = nodeBytes(level);
     if (at + bytes > windowAt + window.length) {
-      window = Buffer.alloc(Math.max(WINDOW, bytes));
       windowAt = at;
-      window = window.subarray(0, fs.readSync(fd, window, 0, window.length, at));
+      window = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, at));
       if (window.length < bytes) return 'it ends inside a node';
     }
     let list = at - windowAt + 10;

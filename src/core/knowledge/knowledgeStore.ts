@@ -10,7 +10,7 @@ import { createWordTokenizer } from './wordTokenizer.js';
 
 const FORMAT = 'chatos-knowledge-sqlite/1';
 /**
- * The graph is asked for this many times the candidates wanted: its float16
+ * The graph is asked for this many times the candidates wanted: its int8
  * distances blur close neighbours (embeddings of one collection are all
  * alike), and the exact rescoring from the float32 rows sorts them out.
  */

@@ -16,13 +16,22 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * missing, broken, or of another epoch (re-embedded vectors), so no crash
  * can leave it describing other vectors than the store's.
  *
- * Vectors are kept in the graph as float16 (half of float32's memory:
- * 100,000 × 768 is 154 MB rather than 307 MB, mapped, not read); the
- * candidates it finds are scored again exactly from the store's float32
- * rows by the caller. int8 lost half the recall on embeddings whose values
- * are small (768 dimensions of unit length), so it is not used.
+ * Vectors are kept in the graph as int8, each scaled by its own largest
+ * value (toGraphRows): a quarter of float32's memory, half of float16's
+ * (100,000 × 768 is 77 MB rather than 154 MB). The file is mapped, not
+ * read, but a search walks thousands of nodes (about 50 MB of float16 rows
+ * for one query at 512 candidates), so after a few hundred queries nearly
+ * every row is resident and counts in the process's memory: the rows' size
+ * is the graph's memory. The candidates it finds are scored again exactly
+ * from the store's float32 rows by the caller. usearch's own cast to int8
+ * scales a vector by its length, which puts a unit vector of 768
+ * dimensions (values about ±0.04) on ±5 of the ±127 steps and lost half the
+ * recall; scaled by its largest value it uses them all, and cosine does not
+ * see the scale. Measured on 20,000 rows of the bench's base: recall@10
+ * after rescoring 1.00 for both float16 and this int8 (0.94 and 1.00 before
+ * rescoring); 0.992 at 100,000 rows (the bench's base, 50 queries).
  *
- * The graph's settings, measured on 100,000 rows of the bench's clustered
+ * The graph's settings (measured with float16 rows), measured on 100,000 rows of the bench's clustered
  * stand-in embeddings (scripts/bench/knowledgeCorpus.ts), folded 4,096 at a
  * time, recall@10 against an exact scan (on a 2-core machine at load 12-20):
  *
@@ -36,9 +45,10 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * say more about the other jobs than about the graph.) A graph being built
  * holds about its file's size in memory (171 MB at 16 links).
  * Each link costs 4 bytes a node at each level, 8 at the base: 32 links are
- * about 128 bytes a row more than 16 (13 MB at 100,000), mapped, not read.
- * A wider search costs time per query, not memory: 512 took 2-3 ms a query
- * where 64 took 0.5 ms. Near-random vectors (hashed character counts, the
+ * about 128 bytes a row more than 16 (13 MB at 100,000), resident once
+ * searched. A wider search costs time per query (512 took 2-3 ms a query
+ * where 64 took 0.5 ms) and pages touched per query, not the memory of a
+ * host that has searched a while: that is the whole file either way. Near-random vectors (hashed character counts, the
  * worst case for a graph) need the 32 links: with 16, recall@10 fell to
  * 0.85 at 20,000 rows; with 32 it is 0.97 (knowledgeRecall.test.ts). So the
  * graph keeps 32 links, 128 while adding, 512 while searching. A graph file
@@ -60,7 +70,7 @@ export interface Nearest {
   score: number;
 }
 
-/** A graph node found: the key of a distinct vector (vectorKey), its score from the graph's float16 copy. */
+/** A graph node found: the key of a distinct vector (vectorKey), its score from the graph's int8 copy. */
 export interface NodeHit {
   key: bigint;
   score: number;
@@ -103,7 +113,22 @@ export function vectorKey(vector: Float32Array): bigint {
 const EXPANSION_SEARCH = 512;
 
 const newGraph = (dimensions: number) =>
-  new Index({ dimensions, metric: MetricKind.Cos, quantization: ScalarKind.F16, connectivity: CONNECTIVITY, expansion_add: 128, expansion_search: EXPANSION_SEARCH, multi: false });
+  new Index({ dimensions, metric: MetricKind.Cos, quantization: ScalarKind.I8, connectivity: CONNECTIVITY, expansion_add: 128, expansion_search: EXPANSION_SEARCH, multi: false });
+
+/**
+ * Rows as the graph holds them: each scaled so that its largest value is
+ * ±127, rounded (see above). Handed to usearch as int8, so it casts nothing.
+ */
+function toGraphRows(rows: Float32Array, dimensions: number): Int8Array {
+  const out = new Int8Array(rows.length);
+  for (let at = 0; at < rows.length; at += dimensions) {
+    let largest = 0;
+    for (let i = at; i < at + dimensions; i++) largest = Math.max(largest, Math.abs(rows[i]!));
+    const scale = largest > 0 ? 127 / largest : 0;
+    for (let i = at; i < at + dimensions; i++) out[i] = Math.round(rows[i]! * scale);
+  }
+  return out;
+}
 
 export class VectorIndex {
   private graph: Index | null = null;
@@ -199,7 +224,7 @@ export class VectorIndex {
   search(query: Float32Array, limit: number): NodeHit[] {
     const found: NodeHit[] = [];
     if (this.graph && this.graph.size() > 0) {
-      const matches = this.graph.search(query, Math.min(limit, this.graph.size()), 1);
+      const matches = this.graph.search(toGraphRows(query, this.dimensions), Math.min(limit, this.graph.size()), 1);
       for (let i = 0; i < matches.keys.length; i++) found.push({ key: matches.keys[i]!, score: 1 - matches.distances[i]! });
     }
     const d = this.dimensions;
@@ -225,7 +250,7 @@ export class VectorIndex {
     const present = dropped.filter((key) => graph.contains(key) === true);
     if (present.length) graph.remove(BigUint64Array.from(present));
     const n = this.tailKeys.length;
-    if (n) graph.add(BigUint64Array.from(this.tailKeys), this.tailRows.subarray(0, n * this.dimensions));
+    if (n) graph.add(BigUint64Array.from(this.tailKeys), toGraphRows(this.tailRows.subarray(0, n * this.dimensions), this.dimensions));
     const upto = this.lastSeq;
     const target = path.join(this.folder, fileName(this.epoch, upto));
     const temporary = `${target}.${process.pid}.tmp`;

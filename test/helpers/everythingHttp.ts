@@ -1,17 +1,21 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { afterEach } from 'vitest';
+import { afterAll, afterEach } from 'vitest';
 import { EVERYTHING_SERVER, freePort } from './gatewayHost.js';
 
-const children: ChildProcess[] = [];
-afterEach(async () => {
+async function stopAll(children: ChildProcess[]): Promise<void> {
   for (const child of children.splice(0)) {
     if (child.exitCode === null && child.signalCode === null) {
       child.kill('SIGTERM');
       await once(child, 'exit');
     }
   }
-});
+}
+
+const perTest: ChildProcess[] = [];
+const perFile: ChildProcess[] = [];
+afterEach(() => stopAll(perTest));
+afterAll(() => stopAll(perFile));
 
 /**
  * Starts server-everything over streamable HTTP on a free port of 127.0.0.1
@@ -19,7 +23,17 @@ afterEach(async () => {
  * on port N" on stderr once bound; a port taken between choosing and
  * binding makes it exit, so retry.
  */
-export async function startHttpEverything(): Promise<number> {
+export const startHttpEverything = (): Promise<number> => startInto(perTest);
+
+/**
+ * As startHttpEverything, ended after the file's last test: for a file whose
+ * tests each run many commands against it, where a server process per
+ * command (stdio) is most of the file's time. Each connection is a session
+ * of its own on the server, so tests do not see each other's state.
+ */
+export const startHttpEverythingForFile = (): Promise<number> => startInto(perFile);
+
+async function startInto(children: ChildProcess[]): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     const port = await freePort();
     const child = spawn(process.execPath, [EVERYTHING_SERVER, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });

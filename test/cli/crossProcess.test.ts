@@ -8,8 +8,13 @@ import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * Several processes share one data home, each with its own plugin roots and
- * environment. These run the real CLI as separate processes, as a user does
- * beside a running host.
+ * environment. The commands that write (and `tools`, which starts servers in
+ * its environment) run the real CLI as separate processes, as a user does
+ * beside a running host. The commands that only read what they wrote run in
+ * this process (runCli): what they show is what is on disk, not the process,
+ * and a process of their own cost ~0.5 s of CPU each (seconds on a busy
+ * 2-core machine), most of this file's time. That they write nothing is the
+ * last test's.
  */
 
 const GIT_SERVER = 'vcs_app::com.example.git.main';
@@ -21,7 +26,8 @@ function world() {
   const gitDir = writeProviderPlugin(rootA, 'com.example.git', 'vcs_app');
   writeProviderPlugin(rootB, 'com.example.other', 'other_app');
   const cli = (args: string[], env: NodeJS.ProcessEnv = {}) => runCliProcess([...args, '--home', home], { env });
-  return { home, rootA, rootB, gitDir, cli };
+  const read = (args: string[]) => runCli([...args, '--home', home]);
+  return { home, rootA, rootB, gitDir, cli, read };
 }
 
 /**
@@ -49,16 +55,16 @@ function snapshot(home: string): Record<string, string> {
   return files;
 }
 
-function grantsTo(cli: ReturnType<typeof world>['cli'], app: string): string[] {
-  const run = cli(['registry', 'grants', '--for', app, '--json']);
+async function grantsTo(read: ReturnType<typeof world>['read'], app: string): Promise<string[]> {
+  const run = await read(['registry', 'grants', '--for', app, '--json']);
   expect(run.code, run.stderr).toBe(0);
   return run.json().grants.servers.map((g: { targetId: string }) => g.targetId);
 }
 
 // Each test runs up to ten CLI processes one after the other: on a loaded machine that is more than the default 30 s.
 describe('one process never deletes what another registered', { timeout: 120_000 }, () => {
-  it('a grant on a plugin of another root survives commands run without that root, and the registration stays offered', () => {
-    const { cli, rootA, rootB } = world();
+  it('a grant on a plugin of another root survives commands run without that root, and the registration stays offered', async () => {
+    const { cli, read, rootA, rootB } = world();
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
     // Read-only and writing commands alike, none of them scanning root A.
     for (const args of [
@@ -68,21 +74,19 @@ describe('one process never deletes what another registered', { timeout: 120_000
       ['untrust', 'com.example.other', '--plugins', rootB],
       ['revoke', 'aide', 'aide::memory'],
       ['agents', 'list'],
-    ])
-      cli(args);
-    expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
-    const aideSees = cli(['registry', 'servers', '--for', 'aide', '--json']).json().servers;
+    ]) {
+      if (args[0] === 'untrust' || args[0] === 'revoke') cli(args);
+      else await read(args);
+    }
+    expect(await grantsTo(read, 'aide')).toEqual([GIT_SERVER]);
+    const aideSees = (await read(['registry', 'servers', '--for', 'aide', '--json'])).json().servers;
     expect(aideSees.find((s: { id: string }) => s.id === GIT_SERVER)).toMatchObject({ source: { kind: 'plugin', pluginId: 'com.example.git' } });
     expect(aideSees.find((s: { id: string }) => s.id === GIT_SERVER).missing).toBeUndefined();
-    expect(
-      cli(['registry', 'apps', '--json'])
-        .json()
-        .apps.map((a: { appId: string }) => a.appId),
-    ).toContain('vcs_app');
+    expect((await read(['registry', 'apps', '--json'])).json().apps.map((a: { appId: string }) => a.appId)).toContain('vcs_app');
   });
 
-  it("an mcp.yaml server whose {env: NAME} is unset in a command's environment stays registered, with its grant", () => {
-    const { cli, home } = world();
+  it("an mcp.yaml server whose {env: NAME} is unset in a command's environment stays registered, with its grant", async () => {
+    const { cli, read, home } = world();
     fs.mkdirSync(path.join(home, 'chatos'), { recursive: true });
     fs.writeFileSync(path.join(home, 'chatos', 'mcp.yaml'), 'version: 1\nservers:\n  github:\n    command: node\n    args: ["server.mjs"]\n    env:\n      TOKEN: { env: CHATOS_TEST_TOKEN }\n');
     const withToken = { CHATOS_TEST_TOKEN: 'secret' };
@@ -90,39 +94,37 @@ describe('one process never deletes what another registered', { timeout: 120_000
     // Without the variable: a warning naming it, nothing unregistered.
     const without = cli(['untrust', 'nothing'], { CHATOS_TEST_TOKEN: undefined });
     expect(without.code).toBe(0);
-    const registry = cli(['registry', '--json'], { CHATOS_TEST_TOKEN: undefined });
+    // Read in this process, which has no such variable either.
+    expect(process.env.CHATOS_TEST_TOKEN).toBeUndefined();
+    const registry = await read(['registry', '--json']);
     expect(registry.json().servers.find((s: { id: string }) => s.id === 'chatos::github')).toMatchObject({ source: { kind: 'mcp-yaml' }, env: {} });
     expect(registry.json().servers.find((s: { id: string }) => s.id === 'chatos::github').missing).toBeUndefined();
-    expect(grantsTo(cli, 'aide')).toEqual(['chatos::github']);
+    expect(await grantsTo(read, 'aide')).toEqual(['chatos::github']);
     // A start in that process fails, naming the variable.
     const tools = cli(['tools', '--app', 'aide', '--json'], { CHATOS_TEST_TOKEN: undefined });
     expect(JSON.stringify(tools.json().problems)).toContain('CHATOS_TEST_TOKEN');
   });
 
-  it('a plugin gone from a root this process scanned is kept, marked missing, not offered, with its grant; prune lists it and removes it with --yes', () => {
-    const { cli, rootA, gitDir } = world();
+  it('a plugin gone from a root this process scanned is kept, marked missing, not offered, with its grant; prune lists it and removes it with --yes', async () => {
+    const { cli, read, rootA, gitDir } = world();
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
     fs.rmSync(gitDir, { recursive: true });
     expect(cli(['untrust', 'nothing', '--plugins', rootA]).code).toBe(0); // a writing command that scans root A
 
-    const registry = cli(['registry', '--json']);
+    const registry = await read(['registry', '--json']);
     const row = registry.json().servers.find((s: { id: string }) => s.id === GIT_SERVER);
     expect(row.missing.reason).toBe(`plugin com.example.git (app main) is no longer in ${rootA}`);
     expect(registry.json().problems).toContainEqual(expect.objectContaining({ code: 'REGISTRATION_MISSING', severity: 'warning' }));
     expect(registry.stderr).toContain(`server "${GIT_SERVER}" is missing`);
-    expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
-    expect(
-      cli(['registry', 'servers', '--for', 'aide', '--json'])
-        .json()
-        .servers.map((s: { id: string }) => s.id),
-    ).not.toContain(GIT_SERVER);
-    expect(cli(['registry', 'servers']).stdout).toContain(`${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  (missing: plugin com.example.git`);
+    expect(await grantsTo(read, 'aide')).toEqual([GIT_SERVER]);
+    expect((await read(['registry', 'servers', '--for', 'aide', '--json'])).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect((await read(['registry', 'servers'])).stdout).toContain(`${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  (missing: plugin com.example.git`);
 
-    const dry = cli(['registry', 'prune']);
+    const dry = await read(['registry', 'prune']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain('would remove (run again with --yes to remove):');
     expect(dry.stdout).toContain(`server ${GIT_SERVER}: plugin com.example.git (app main) is no longer in ${rootA}; with its grant to aide`);
-    expect(grantsTo(cli, 'aide')).toEqual([GIT_SERVER]);
+    expect(await grantsTo(read, 'aide')).toEqual([GIT_SERVER]);
 
     const pruned = cli(['registry', 'prune', '--yes', '--json']);
     expect(pruned.code).toBe(0);
@@ -131,17 +133,13 @@ describe('one process never deletes what another registered', { timeout: 120_000
       registrations: expect.arrayContaining([expect.objectContaining({ kind: 'server', id: GIT_SERVER, grants: [expect.objectContaining({ appId: 'aide' })] })]),
       apps: ['vcs_app'],
     });
-    expect(grantsTo(cli, 'aide')).toEqual([]);
-    expect(
-      cli(['registry', 'servers', '--json'])
-        .json()
-        .servers.map((s: { id: string }) => s.id),
-    ).not.toContain(GIT_SERVER);
-    expect(cli(['registry', 'prune']).stdout).toContain('nothing to prune');
+    expect(await grantsTo(read, 'aide')).toEqual([]);
+    expect((await read(['registry', 'servers', '--json'])).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
+    expect((await read(['registry', 'prune'])).stdout).toContain('nothing to prune');
   });
 
-  it("a process that does not scan a plugin's root says so, and how to scan it, instead of calling the plugin uninstalled", () => {
-    const { cli, rootA, gitDir } = world();
+  it("a process that does not scan a plugin's root says so, and how to scan it, instead of calling the plugin uninstalled", async () => {
+    const { cli, read, rootA, gitDir } = world();
     expect(cli(['trust', 'com.example.git', '--plugins', rootA]).code).toBe(0);
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
 
@@ -152,33 +150,27 @@ describe('one process never deletes what another registered', { timeout: 120_000
       message: `plugin com.example.git is in ${rootA}, which is not among the plugin roots this process scans, so its server does not run here: its tools are not offered`,
       hint: `remember that root for every process: chatos roots add ${rootA} (or scan it for this run only: --plugins ${rootA})`,
     });
-    expect(cli(['registry', 'servers']).stdout).toContain(`${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  [plugin root not scanned by this process: offered to no one]`);
+    expect((await read(['registry', 'servers'])).stdout).toContain(
+      `${GIT_SERVER}  cmd://node ${path.join(gitDir, 'main', 'server.mjs')}  [plugin root not scanned by this process: offered to no one]`,
+    );
 
     // The fix it names works: with the root remembered, the gate lets the server start (this one is not a real server, so it fails there).
     expect(cli(['roots', 'add', rootA]).code).toBe(0);
     const after: { code: string; file: string }[] = cli(['tools', '--app', 'aide', '--json']).json().problems;
     expect(after.filter((p) => p.file === GIT_SERVER).map((p) => p.code)).not.toContain('PLUGIN_NOT_SCANNED');
-    expect(cli(['registry', 'servers']).stdout).not.toContain('offered to no one');
+    expect((await read(['registry', 'servers'])).stdout).not.toContain('offered to no one');
   });
 
-  it('a plugin that comes back is offered again with the grant it had', () => {
-    const { cli, rootA, gitDir } = world();
+  it('a plugin that comes back is offered again with the grant it had', async () => {
+    const { cli, read, rootA, gitDir } = world();
     expect(cli(['grant', 'aide', GIT_SERVER, '--plugins', rootA]).code).toBe(0);
     const away = path.join(tempDir(), 'away');
     fs.renameSync(gitDir, away);
     cli(['untrust', 'nothing', '--plugins', rootA]);
-    expect(
-      cli(['registry', 'servers', '--for', 'aide', '--json'])
-        .json()
-        .servers.map((s: { id: string }) => s.id),
-    ).not.toContain(GIT_SERVER);
+    expect((await read(['registry', 'servers', '--for', 'aide', '--json'])).json().servers.map((s: { id: string }) => s.id)).not.toContain(GIT_SERVER);
     fs.renameSync(away, gitDir);
     cli(['untrust', 'nothing', '--plugins', rootA]);
-    expect(
-      cli(['registry', 'servers', '--for', 'aide', '--json'])
-        .json()
-        .servers.map((s: { id: string }) => s.id),
-    ).toContain(GIT_SERVER);
+    expect((await read(['registry', 'servers', '--for', 'aide', '--json'])).json().servers.map((s: { id: string }) => s.id)).toContain(GIT_SERVER);
   });
 });
 

@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { startHttpEverythingForFile } from '../helpers/everythingHttp.js';
 import { EVERYTHING_SERVER, GATEWAY_SERVER, writeMcpYaml } from '../helpers/gatewayHost.js';
 import { writePlugin } from '../helpers/plugins.js';
 import { runCli, type CliRun } from '../helpers/runCli.js';
@@ -9,21 +10,33 @@ import { tempDir } from '../helpers/tempDir.js';
 
 /**
  * `chatos mcp resources|read|prompts|prompt` against the MCP project's
- * reference server over real stdio, through the built CLI: what a server
- * offers, read and got through the host's checked path as the caller
- * (`--app` or `--agent`, as `chatos call`), binary content only to a file,
- * and every refusal named with its fix.
+ * reference server, through the built CLI: what a server offers, read and
+ * got through the host's checked path as the caller (`--app` or `--agent`,
+ * as `chatos call`), binary content only to a file, and every refusal named
+ * with its fix.
+ *
+ * The first test runs the server over stdio, started and stopped by each
+ * command as a user's mcp.yaml would; the others reach one real
+ * server-everything over streamable HTTP, started once for the file: over
+ * stdio each of their ~40 commands started a server process of its own
+ * (~2.5 s each on a busy 2-core machine), which was most of the file's time
+ * and none of what these tests are about.
  */
 
 const SERVER = 'chatos::everything';
 const FEATURES_DOC = 'demo://resource/static/document/features.md';
 const BLOB = 'demo://resource/dynamic/blob/3';
 
-function world() {
+let port: number;
+beforeAll(async () => {
+  port = await startHttpEverythingForFile();
+});
+
+function world(transport: 'http' | 'stdio' = 'http') {
   const home = tempDir();
   // A second server, for an agent that selects it and not everything.
   writeMcpYaml(home, {
-    everything: { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] },
+    everything: transport === 'stdio' ? { transport: 'stdio', command: process.execPath, args: [EVERYTHING_SERVER, 'stdio'] } : { transport: 'streamable_http', url: `http://127.0.0.1:${port}/mcp` },
     elsewhere: { transport: 'stdio', command: process.execPath, args: [GATEWAY_SERVER] },
   });
   const cli = (...args: string[]) => runCli([...args, '--home', home]);
@@ -39,8 +52,8 @@ async function createAgent(cli: (...args: string[]) => Promise<CliRun>, id: stri
 }
 
 describe('chatos mcp resources and read', { timeout: 180_000 }, () => {
-  it('lists the resources and templates, as a table and as JSON', async () => {
-    const { cli } = world();
+  it('lists the resources and templates, as a table and as JSON (the server over stdio, started by each command)', async () => {
+    const { cli } = world('stdio');
     const listed = await cli('mcp', 'resources', SERVER, '--app', 'chatos');
     expect(listed.code, listed.stderr).toBe(0);
     expect(listed.stdout).toMatch(new RegExp(`^  ${FEATURES_DOC.replace(/[.]/g, '\\.')} +features\\.md +text/markdown$`, 'm'));

@@ -13,10 +13,16 @@
 type Cleanup = () => unknown;
 
 const cleanups: Cleanup[] = [];
+const fileCleanups: Cleanup[] = [];
 
 /** Runs `cleanup` after each test of each file from now on. */
 export function afterEachTest(cleanup: Cleanup): void {
   cleanups.push(cleanup);
+}
+
+/** Runs `cleanup` after the last test of each file from now on: for what a helper starts once per file. */
+export function afterEachFile(cleanup: Cleanup): void {
+  fileCleanups.push(cleanup);
 }
 
 /**
@@ -25,9 +31,14 @@ export function afterEachTest(cleanup: Cleanup): void {
  * that fails does not keep the others from stopping what they hold; the
  * first failure is thrown after them all.
  */
-export async function runAfterEachTest(): Promise<void> {
+export const runAfterEachTest = (): Promise<void> => runAll(cleanups);
+
+/** As runAfterEachTest, for the cleanups after a file's last test. */
+export const runAfterEachFile = (): Promise<void> => runAll(fileCleanups);
+
+async function runAll(list: readonly Cleanup[]): Promise<void> {
   const failures: unknown[] = [];
-  for (const cleanup of [...cleanups].reverse()) {
+  for (const cleanup of [...list].reverse()) {
     try {
       await cleanup();
     } catch (error) {

@@ -7,8 +7,6 @@ interface Busy {
   idle?: AbortController;
 }
 
-const keyOf = (serverId: string, lease: string) => `${serverId}\u0000${lease}`;
-
 /**
  * Who is calling each server instance now (docs/using/elicitation.md#who-is-asked): the
  * gateway's MCP calls, by server and the conversation whose instance runs
@@ -18,27 +16,37 @@ const keyOf = (serverId: string, lease: string) => `${serverId}\u0000${lease}`;
  * of `idleSignal` aborts when the instance's last call ends.
  */
 export class ServerCallers {
-  private readonly busy = new Map<string, Busy>();
+  /**
+   * By server, then lease. Two maps, not one keyed by the two joined: every call begins and ends here, and a
+   * joined key was a new string to build and hash each time, where the ids themselves keep their hashes.
+   * A server's map stays once made (servers are few); an instance's entry goes when its last call ends.
+   */
+  private readonly busy = new Map<string, Map<string, Busy>>();
 
   /** A call starts on this instance; the function returned ends it (once). */
   begin(serverId: string, lease: string, caller: Caller, callId?: string): () => void {
-    const key = keyOf(serverId, lease);
-    let entry = this.busy.get(key);
-    if (!entry) this.busy.set(key, (entry = { callers: new Set() }));
+    let leases = this.busy.get(serverId);
+    if (!leases) this.busy.set(serverId, (leases = new Map()));
+    let entry = leases.get(lease);
+    if (!entry) leases.set(lease, (entry = { callers: new Set() }));
     const token = callId === undefined ? { caller } : { caller, callId };
     entry.callers.add(token);
     const busy = entry;
+    const instances = leases;
     return () => {
       if (!busy.callers.delete(token) || busy.callers.size > 0) return;
-      if (this.busy.get(key) === busy) this.busy.delete(key);
+      if (instances.get(lease) === busy) instances.delete(lease);
       busy.idle?.abort();
     };
   }
 
+  private entryOf(serverId: string, lease: string | undefined): Busy | undefined {
+    return lease === undefined ? undefined : this.busy.get(serverId)?.get(lease);
+  }
+
   /** The callers of this instance's calls in flight (empty when it is idle). */
   of(serverId: string, lease: string | undefined): Caller[] {
-    if (lease === undefined) return [];
-    const entry = this.busy.get(keyOf(serverId, lease));
+    const entry = this.entryOf(serverId, lease);
     return entry ? [...entry.callers].map((token) => token.caller) : [];
   }
 
@@ -48,14 +56,14 @@ export class ServerCallers {
    * across conversations. Two calls at once name none (it could be either's).
    */
   callOf(serverId: string, lease: string | undefined): QuestionCall | undefined {
-    const entry = lease === undefined ? undefined : this.busy.get(keyOf(serverId, lease));
+    const entry = this.entryOf(serverId, lease);
     const [only, ...more] = entry ? [...entry.callers] : [];
     return more.length === 0 && only?.callId !== undefined ? { conversationId: only.caller.conversationId, callId: only.callId } : undefined;
   }
 
   /** Aborts when this instance has no call in flight any more (already aborted when it has none now). */
   idleSignal(serverId: string, lease: string | undefined): AbortSignal {
-    const entry = lease === undefined ? undefined : this.busy.get(keyOf(serverId, lease));
+    const entry = this.entryOf(serverId, lease);
     if (!entry) return AbortSignal.abort();
     return (entry.idle ??= new AbortController()).signal;
   }

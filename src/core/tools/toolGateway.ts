@@ -283,16 +283,11 @@ export class ToolGateway {
     const { result } = out;
     this.deps.hooks?.afterCall?.(callRecord(context, decision, started, ended, out.cancelled ? 'cancelled' : result.isError ? 'tool-error' : 'ok', undefined, result, out.audit));
     const all = out.reminders ? [...reminders, ...out.reminders] : reminders;
-    return {
-      result,
-      tool: context.tool,
-      decision,
-      artifacts: out.artifacts ?? NO_ARTIFACTS,
-      reminders: all,
-      durationMs: ended - started,
-      ...(out.cancelled ? { cancelled: true } : {}),
-      ...(out.maxResultChars === undefined ? {} : { maxResultChars: out.maxResultChars }),
-    };
+    // The optional fields are set, not spread in: spreading even an empty object copies through a slow path on every call.
+    const answer: GatewayCallResult = { result, tool: context.tool, decision, artifacts: out.artifacts ?? NO_ARTIFACTS, reminders: all, durationMs: ended - started };
+    if (out.cancelled) answer.cancelled = true;
+    if (out.maxResultChars !== undefined) answer.maxResultChars = out.maxResultChars;
+    return answer;
   }
 }
 

@@ -83,7 +83,13 @@ export class ToolsClient {
    */
   async call(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
     const announced = this.relists.announcements;
-    const result = await this.callOrAskForPages(name, args, meta, options);
+    // One async frame for the whole call: each more cost a promise, and a turn to settle it, on every call.
+    let result: CallToolResult;
+    try {
+      result = await this.callOnce(name, args, meta, options);
+    } catch (error) {
+      result = await this.afterPagesRequired(error, name, args, meta, options);
+    }
     // The server's notifications come before its answer: a list change it announced meanwhile is read before the
     // result is given, so what the call added is offered to the very next request (the next round of a turn). Never
     // past the call's own end: a server that does not answer its re-list cannot hold a result back. Only a change
@@ -94,21 +100,19 @@ export class ToolsClient {
     return result;
   }
 
-  private async callOrAskForPages(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
-    try {
-      return await this.callOnce(name, args, meta, options);
-    } catch (error) {
-      const pages = this.askForPages && pagesRequired(error);
-      if (!pages) throw error;
-      const ended = await this.askForPages!(pages, realSignal(options.signal));
-      return ended ?? (await this.callOnce(name, args, meta, options));
-    }
+  /** A call that failed: when the server asked for pages to be opened first (-32042), they are put to the user, then the call is made once more. */
+  private async afterPagesRequired(error: unknown, name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+    const pages = this.askForPages && pagesRequired(error);
+    if (!pages) throw error;
+    const ended = await this.askForPages!(pages, realSignal(options.signal));
+    return ended ?? (await this.callOnce(name, args, meta, options));
   }
 
-  private async callOnce(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
+  /** The request itself, its promise handed on as it is (no async frame of its own). */
+  private callOnce(name: string, args: Record<string, unknown>, meta: Record<string, unknown>, options: RequestOptions): Promise<CallToolResult> {
     // Tasks as 2025-11-25 has them (tasks/get, tasks/result), on the v1 client only: the 2026 tasks extension is another protocol.
     if (this.taskTools.has(name) && this.client instanceof Client) return callToolAsTask(this.client, { name, arguments: args, _meta: meta }, options);
-    return (await this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options)) as CallToolResult;
+    return this.client.callTool({ name, arguments: args, _meta: meta }, HostCallToolResultSchema, options) as Promise<CallToolResult>;
   }
 }
 

@@ -3,7 +3,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { chooseOption, openChromiumOn, openRoute, screenshot, screenshotOnFailure, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 import { runCli } from '../helpers/runCli.js';
 
@@ -13,7 +13,7 @@ import { runCli } from '../helpers/runCli.js';
  * the answer starts; a refused answer; a cut answer and its Continue;
  * switching the model mid-conversation; the Thinking block in Chinese;
  * Mistral's content parts, <think> tags, a billing error and a context
- * window exceeded.
+ * window exceeded; a conversation opened while its model is still thinking.
  * Screenshots: test-output/screenshots/reasoning-*.
  */
 
@@ -202,5 +202,39 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
     expect(await page.getByTestId('chat-stopped').textContent()).toMatch(/summarize/i);
     await page.getByTestId('chat-stopped').scrollIntoViewIfNeeded();
     await screenshot(page, 'reasoning-11-too-long');
+  });
+
+  it('a conversation opened while its model thinks shows all it thought so far, not only what came after it was opened', async () => {
+    // A window of its own that notes each thinking piece the host sends it, before any conversation is open in it.
+    const { chromium: other, page: window } = await openChromiumOn(serve, {
+      beforeLoad: (page) =>
+        page.addInitScript(() => {
+          const seen: string[] = ((globalThis as any).__thinking = []);
+          const Native = WebSocket;
+          (globalThis as any).WebSocket = class extends Native {
+            constructor(...args: ConstructorParameters<typeof WebSocket>) {
+              super(...args);
+              this.addEventListener('message', (message) => typeof message.data === 'string' && message.data.includes('"chat.reasoning"') && seen.push(message.data));
+            }
+          };
+        }),
+    });
+    try {
+      // DeepSeek's stream, held after its thinking: the turn is started elsewhere (as a new chat is, before the page has its id).
+      const held = gate();
+      provider.enqueue({ kind: 'fixture', name: 'deepseek-thinking-answer', gate: { after: 11, open: held.open } });
+      const { conversationId } = await serveApi(serve)<{ conversationId: string }>('chat.send', { agentId: 'sage', text: 'Is it sunny in San Francisco?' });
+      // Every piece of the thought reached the window while no conversation was open in it.
+      await expect.poll(() => window.evaluate(() => ((globalThis as any).__thinking as string[]).map((data) => JSON.parse(data).text).join(''))).toBe('The tool echoed San Francisco. I can answer.');
+      await window.evaluate((id) => (window.location.hash = `#/chat/${id}`), conversationId);
+      const block = window.getByTestId('message-streaming').getByTestId('thinking-block');
+      await block.waitFor({ timeout: 30_000 });
+      await expect.poll(() => block.getByTestId('thinking-text').textContent()).toContain('The tool echoed San Francisco. I can answer.');
+      held.release();
+      await expect.poll(() => window.getByTestId('chat-pane').getAttribute('data-phase')).toBe('done');
+      expect(await window.getByTestId('message-assistant').last().textContent()).toContain('It is sunny in San Francisco.');
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -2,6 +2,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { HostEventMessage } from '../../../../src/shared/hostApi';
 import { api, onReconnect, toApiError, type ApiError } from '../../api/client';
 import { applyEvent, concerns, hasOlder, initialState, reachesEnd, withNewer, withOlder, type ConversationState } from './conversationState';
+import { keepRunningTurns, runningTurnEvents } from './runningTurns';
+
+keepRunningTurns();
 
 /**
  * Events of a streaming answer arrive a few hundred times a second; they are
@@ -26,7 +29,8 @@ export interface ConversationHandle {
 
 /**
  * A conversation, loaded once and kept current by its chat.* events. Events
- * that arrive while it loads are applied on top of what the load returns, so
+ * that arrive while it loads, and those its running turn sent before it was
+ * opened (runningTurns.ts), are applied on top of what the load returns, so
  * nothing streamed in between is lost. With `limit`, it is loaded by
  * windows of that many messages (the newest first, or those around
  * `around`), and pages of older or newer ones as the user scrolls; without,
@@ -113,7 +117,9 @@ export function useConversation(conversationId: string | undefined, options: { l
 
   useEffect(() => {
     loaded.current = false;
-    queue.current = [];
+    // What its running turn streamed before it was opened (a new chat's first pieces come before its id does) goes
+    // first, on top of the load, with what comes from here on.
+    queue.current = conversationId ? runningTurnEvents(conversationId) : [];
     setState(undefined);
     setError(undefined);
     if (!conversationId) return;

@@ -4,7 +4,7 @@
  * through it, remove its temp folders.
  *
  * A helper cannot call vitest's `afterEach` at its top level: the worker
- * runs file after file in one process (vitest.config.ts, `isolate: false`)
+ * may run file after file in one process (vitest.config.ts, `isolate: false`)
  * and imports the helper once, so the hook would belong to the first file
  * only and the next files' hosts would run on. test/runner/helperCleanups.ts,
  * a setup file (run again for each file), hooks these into every file.

@@ -6,7 +6,7 @@ import { until } from '../helpers/until.js';
  * A test file stops what it starts: after its last hook, no process it
  * started (a host's servers, `chatos serve`, a provider, a CLI) may still run
  * below this worker. A worker runs file after file in one process
- * (vitest.config.ts, `isolate: false`), so one file's leftovers would run on
+ * (when vitest.config.ts sets `isolate: false`), so one file's leftovers would run on
  * into the next (a leases test counted them, a progress test lost reports):
  * this check names them at the file that left them. Loaded before each test
  * file (vitest.config.ts, setupFiles); its afterAll runs after the file's own.

@@ -9,18 +9,16 @@ export default defineConfig({
     exclude: ['test/**/*.browser.test.ts', '**/node_modules/**'],
     // Integration tests spawn real processes; two cores, so keep parallelism modest.
     pool: 'forks',
-    // Each file in a fresh process (vitest's default). Sharing a worker's modules across files (`isolate: false`) cut the
-    // core suite from ~550 s to ~400 s, and helpers clean up per file through test/runner/helperCleanups.ts so it can
-    // work; but a run with it failed three files whose connections met state another file left in the worker's shared
-    // fetch state (ECONNRESET where ECONNREFUSED was due, a provider request sent twice; likely the shared connection
-    // pool): back to isolation until that is found.
-    isolate: true,
+    // Files share a worker's process and modules (not vitest's default): a fresh process and module graph per file cost
+    // ~150 s of a ~550 s suite. What a file leaves behind is cleaned per file: helpers' servers, hosts and folders
+    // (test/runner/helperCleanups.ts), the fetch connection pool (test/runner/freshConnections.ts).
+    isolate: false,
     // The longest files first (test/durations.json), so the two workers finish together.
     sequence: { sequencer: DurationSequencer },
     // fast-check's seed fixed for every property test, so each run tries the same cases and a failure replays;
     // and a file that leaves a process running after its last hook fails, naming it (test/runner/childProcesses.ts).
     // And the helpers' cleanups after each test of each file (test/helpers/afterEachTest.ts).
-    setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts', 'test/runner/helperCleanups.ts'],
+    setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts', 'test/runner/helperCleanups.ts', 'test/runner/freshConnections.ts'],
     reporters: ['default', new TimingReporter('core')],
     // Two files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): most of a CLI or
     // serve test is waiting on the processes it started, so two overlap well. Quiet machine, whole suite: 885 s -> 500 s.

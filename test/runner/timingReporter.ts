@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import { busySince, cpuTicks, type CpuTicks } from './machineBusy.js';
 import { mergeDurations, readDurations } from './timings.js';
 
 /**
@@ -10,6 +11,7 @@ import { mergeDurations, readDurations } from './timings.js';
  */
 export default class TimingReporter implements Reporter {
   private started = 0;
+  private startTicks: CpuTicks | undefined;
   private root = process.cwd();
 
   constructor(private readonly suite: string) {}
@@ -20,6 +22,7 @@ export default class TimingReporter implements Reporter {
 
   onTestRunStart(): void {
     this.started = Date.now();
+    this.startTicks = cpuTicks();
   }
 
   onTestRunEnd(modules: ReadonlyArray<TestModule>): void {
@@ -31,7 +34,7 @@ export default class TimingReporter implements Reporter {
     const wallSeconds = (Date.now() - this.started) / 1000;
     const dir = path.join(this.root, 'test-output');
     fs.mkdirSync(dir, { recursive: true });
-    process.stdout.write(`\n${this.suite} suite: ${files.size} files in ${Math.round(wallSeconds)} s (test-output/timings-${this.suite}.json has each file's time)\n`);
+    process.stdout.write(`\n${this.suite} suite: ${files.size} files in ${Math.round(wallSeconds)} s${busySince(this.startTicks)} (test-output/timings-${this.suite}.json has each file's time)\n`);
     fs.writeFileSync(
       path.join(dir, `timings-${this.suite}.json`),
       `${JSON.stringify({ suite: this.suite, wallSeconds, files: Object.fromEntries([...files].sort((a, b) => b[1] - a[1])) }, null, 2)}\n`,

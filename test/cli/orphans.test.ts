@@ -131,7 +131,7 @@ describe.runIf(process.platform === 'linux')('no orphans (Linux)', () => {
       const forked = await until('the server to leave its daemon', () => (fs.existsSync(pidsFile) ? (JSON.parse(fs.readFileSync(pidsFile, 'utf8')) as { server: number; daemon: number }) : undefined));
       daemon = { pid: forked.daemon, started: startTimeOf(forked.daemon)! };
       expect(daemon.started).toBeDefined();
-      // Its parent exited at once: no look at /proc ever saw it below the server, only its marker ties it to the tree.
+      // It was started after its parent left the server's tree: no look at /proc saw it below the server, only its marker ties it to the tree.
       const record = await until('the pid file to record the server', () => pidRecords(home, served.child.pid!)?.find((s) => s.pid === forked.server));
       expect(record.marker).toMatch(/^[0-9a-f-]{36}$/);
       expect(record.descendants?.map((d) => d.pid) ?? []).not.toContain(forked.daemon);

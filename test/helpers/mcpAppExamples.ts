@@ -56,6 +56,9 @@ function exampleServer(example: Example, dir: string) {
   return { transport: 'stdio', command: process.execPath, args: [path.join(path.dirname(manifest), bin), '--stdio', ...(example.serverArgs?.(dir) ?? [])] };
 }
 
+/** A hang guard for one example's steps on a busy machine; the test that reopens every example gets one for each. */
+const EXAMPLE_MS = 240_000;
+
 type ToolMessage = { role: string; content?: { type: string; text?: string }[]; viewResult?: { structuredContent?: unknown } };
 
 /**
@@ -97,7 +100,7 @@ export function describeExamples(title: string, examples: Example[]): void {
 
   describe(title, () => {
     for (const example of examples) {
-      it(`${example.pkg}: the view shows what ${example.tool} returned, and calls back`, async () => {
+      it(`${example.pkg}: the view shows what ${example.tool} returned, and calls back`, { timeout: EXAMPLE_MS }, async () => {
         const name = `mcp_${example.id}_${example.tool}`;
         const answer = `Here is ${example.id}.`;
         chat.provider.enqueue(
@@ -121,12 +124,12 @@ export function describeExamples(title: string, examples: Example[]): void {
         await example.interact(mcpAppView(card), calls, stored);
         await screenshot(page, `mcp-app-example-${example.id}-2-interaction`);
         seen.set(example.id, { conversationId, answer, stored, shown });
-      }, 240_000);
+      });
     }
 
     // One load of the page for all the examples (a load is seconds on a busy machine): each view is reopened from what
     // its conversation kept, in a page that has seen none of them yet.
-    it('each view, its conversation reopened after the page loaded again, shows the same, in its card and beside the chat', async () => {
+    it('each view, its conversation reopened after the page loaded again, shows the same, in its card and beside the chat', { timeout: EXAMPLE_MS * examples.length }, async () => {
       await page.reload();
       for (const example of examples) {
         const before = seen.get(example.id);
@@ -150,6 +153,6 @@ export function describeExamples(title: string, examples: Example[]): void {
         await page.getByTestId('side-panel-close').click();
         await panel.waitFor({ state: 'detached' });
       }
-    }, 240_000);
+    });
   });
 }

@@ -25,7 +25,7 @@ import { settingsHandlers } from './handlers/settings.js';
 import { toolHandlers } from './handlers/tools.js';
 import { mcpPromptHandlers } from './handlers/mcpPrompts.js';
 import { resourceHandlers } from './handlers/resources.js';
-import type { HandlerContext, Handlers } from './handlers/types.js';
+import type { HandlerContext, HandlerRequest, Handlers } from './handlers/types.js';
 import type { FaceUrls, HostApiService } from './types.js';
 
 export type { FaceUrls, HostApiService } from './types.js';
@@ -103,8 +103,8 @@ export function createHostApiService(host: Host, options: HostApiServiceOptions)
       // A call made for a conversation from a tab keeps that conversation's instances only while the tab is there.
       if (client && HOLDING_METHODS.has(request.method)) host.tools.leases.hold(client, (request.params as { conversationId: string }).conversationId);
       try {
-        const handler = handlers[request.method] as (params: unknown) => unknown;
-        return { ok: true, result: (await handler(request.params)) as HostApiReply<HostApiMethod> extends { result: infer R } ? R : never };
+        const handler = handlers[request.method] as (params: unknown, request: HandlerRequest) => unknown;
+        return { ok: true, result: (await handler(request.params, { signal: origin?.signal })) as HostApiReply<HostApiMethod> extends { result: infer R } ? R : never };
       } catch (error) {
         return { ok: false, error: toApiError(error) };
       }

@@ -24,6 +24,11 @@ export interface FaceUrls {
 /** Who sent a request, as the face knows it: a browser tab's client id ties the conversations it uses to that tab. */
 export interface RequestOrigin {
   client?: string;
+  /**
+   * Aborts once the sender can no longer take the answer (a browser's request whose connection closed: the tab went
+   * away or reloaded). A view's call made for it is cancelled then, so its server is told, as when the user cancels.
+   */
+  signal?: AbortSignal;
 }
 
 export interface HostApiService {

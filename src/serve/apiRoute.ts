@@ -33,7 +33,19 @@ export async function handleApi(req: IncomingMessage, res: ServerResponse, api: 
   } catch (error) {
     return sendJson(res, 400, badRequest(`the body is not JSON (${(error as Error).message}); send {"method": "...", "params": {...}}`));
   }
-  sendJson(res, 200, await api.handle(raw, { client: clientOf(req) }));
+  sendJson(res, 200, await api.handle(raw, { client: clientOf(req), signal: senderGone(res) }));
+}
+
+/**
+ * Aborts when the connection closes before the answer is sent: the tab that asked is gone (closed, reloaded, or the
+ * server itself is closing its connections), so nobody will read the answer.
+ */
+function senderGone(res: ServerResponse): AbortSignal {
+  const gone = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) gone.abort(new Error('the request was closed before its answer'));
+  });
+  return gone.signal;
 }
 
 /** The header a browser tab sends with its requests, so the conversations it uses are tied to it (its event socket carries the same id). */

@@ -56,12 +56,17 @@ function exampleServer(example: Example, dir: string) {
   return { transport: 'stdio', command: process.execPath, args: [path.join(path.dirname(manifest), bin), '--stdio', ...(example.serverArgs?.(dir) ?? [])] };
 }
 
+/** A hang guard for one example's steps on a busy machine; the test that reopens every example gets one for each. */
+const EXAMPLE_MS = 240_000;
+
 type ToolMessage = { role: string; content?: { type: string; text?: string }[]; viewResult?: { structuredContent?: unknown } };
 
 /**
  * One `describe` that runs `examples` in one serve, Chromium page and
- * scripted model (their servers side by side in one mcp.yaml), one test
- * each.
+ * scripted model (their servers side by side in one mcp.yaml): a test each
+ * (the view inline, and one interaction), then one that loads the page
+ * again and reopens each conversation (the view the same, inline and beside
+ * the chat).
  */
 export function describeExamples(title: string, examples: Example[]): void {
   let chat: McpAppChat;
@@ -90,9 +95,12 @@ export function describeExamples(title: string, examples: Example[]): void {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
+  /** What each example's test saw, for the test that loads the page again: its conversation and what its view showed. */
+  const seen = new Map<string, { conversationId: string; answer: string; stored: StoredResult; shown: string }>();
+
   describe(title, () => {
     for (const example of examples) {
-      it(`${example.pkg}: the view shows what ${example.tool} returned, calls back, reopens the same, and shows beside the chat`, async () => {
+      it(`${example.pkg}: the view shows what ${example.tool} returned, and calls back`, { timeout: EXAMPLE_MS }, async () => {
         const name = `mcp_${example.id}_${example.tool}`;
         const answer = `Here is ${example.id}.`;
         chat.provider.enqueue(
@@ -115,11 +123,21 @@ export function describeExamples(title: string, examples: Example[]): void {
         const calls = async (tool: string) => (await api<{ records: unknown[] }>('audit.list', { tool: `mcp_${example.id}_${tool}` })).records.length;
         await example.interact(mcpAppView(card), calls, stored);
         await screenshot(page, `mcp-app-example-${example.id}-2-interaction`);
+        seen.set(example.id, { conversationId, answer, stored, shown });
+      });
+    }
 
-        // Reopened (the page loaded again): the same view, told the same.
-        await page.reload();
+    // One load of the page for all the examples (a load is seconds on a busy machine): each view is reopened from what
+    // its conversation kept, in a page that has seen none of them yet.
+    it('each view, its conversation reopened after the page loaded again, shows the same, in its card and beside the chat', { timeout: EXAMPLE_MS * examples.length }, async () => {
+      await page.reload();
+      for (const example of examples) {
+        const before = seen.get(example.id);
+        if (!before) throw new Error(`${example.pkg}: its own test did not get as far as its interaction, so there is nothing to reopen`);
+        const { conversationId, answer, stored, shown } = before;
         await openConversation(conversationId, answer);
-        expect(await example.shown(mcpAppView(card), stored)).toBe(shown);
+        const card = page.getByTestId(`tool-call-${example.id}`);
+        expect(await example.shown(mcpAppView(card), stored), `${example.pkg}, reopened`).toBe(shown);
 
         // Beside the chat: the same view, told the same.
         // Pressed with the keyboard, as a keyboard user opens it: in the virtual chat list a row can still shift between a
@@ -128,12 +146,13 @@ export function describeExamples(title: string, examples: Example[]): void {
         const panel = page.getByTestId('side-panel');
         await panel.waitFor({ timeout: 30_000 });
         expect(await panel.getAttribute('data-kind')).toBe('mcpApp');
-        expect(await example.shown(mcpAppView(panel), stored)).toBe(shown);
+        expect(await example.shown(mcpAppView(panel), stored), `${example.pkg}, beside the chat`).toBe(shown);
         // The panel holds the view, however tall: the page does not grow past the window.
         expect(await page.evaluate(() => document.documentElement.scrollHeight - window.innerHeight)).toBeLessThanOrEqual(0);
         await screenshot(page, `mcp-app-example-${example.id}-3-beside`);
         await page.getByTestId('side-panel-close').click();
-      }, 240_000);
-    }
+        await panel.waitFor({ state: 'detached' });
+      }
+    });
   });
 }

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { writeFixtures } from '../core/knowledge/knowledgeFiles.js';
 import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
-import { absentPgUrl, startPgServer } from '../helpers/pgliteServer.js';
+import { absentPgUrl, startPgServer, type PgServer } from '../helpers/pgliteServer.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
 
 /**
@@ -22,8 +22,15 @@ let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
 let files: { md: string; pdf: string };
+/**
+ * The shared PostgreSQL one test adds a base on, started with the file: PGlite takes seconds to start, time the
+ * tests before that one use. That test awaits it (and fails with its error, if it did not start).
+ */
+let pgStarting: Promise<PgServer> | undefined;
 
 beforeAll(async () => {
+  pgStarting = startPgServer();
+  pgStarting.catch(() => {});
   provider = await startProviderServer({ shared: true });
   home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-'));
   files = writeFixtures(fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-ui-kb-files-')));
@@ -43,6 +50,10 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   await provider?.close();
+  await pgStarting?.then(
+    (pg) => pg.stop(),
+    () => {},
+  );
   fs.rmSync(home, { recursive: true, force: true });
   fs.rmSync(path.dirname(files.md), { recursive: true, force: true });
 });
@@ -159,37 +170,33 @@ describe('the Knowledge page', () => {
 
   it('creates a base on a shared PostgreSQL from the form, its password kept out of base.json; a server that is gone is said so by name', async () => {
     // A real PostgreSQL with pgvector in its own process (test/helpers/pgliteServer.ts), and an address where none listens.
-    const pg = await startPgServer();
-    try {
-      await page.getByTestId('kb-add').click();
-      await page.getByTestId('kb-form-name').fill('Team notes');
-      await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
-      await page.getByTestId('kb-form-url').fill(pg.url);
-      await page.getByTestId('kb-form-collection').fill('team');
-      await page.getByTestId('kb-form-password').fill('team-secret');
-      await screenshot(page, 'knowledge-06-shared-engine');
-      await page.getByTestId('kb-form-save').click();
-      await page.getByTestId('kb-detail-team_notes').waitFor();
-      const { knowledgeBases } = await serveApi(serve)<{ knowledgeBases: { id: string; engine?: unknown }[] }>('knowledge.list');
-      expect(knowledgeBases.find((b) => b.id === 'team_notes')?.engine).toEqual({ kind: 'postgres', url: pg.url, collection: 'team' });
-      expect(fs.readFileSync(path.join(home, 'chatos', 'knowledge', 'team_notes', 'base.json'), 'utf8')).not.toContain('team-secret');
+    const pg = await pgStarting!;
+    await page.getByTestId('kb-add').click();
+    await page.getByTestId('kb-form-name').fill('Team notes');
+    await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
+    await page.getByTestId('kb-form-url').fill(pg.url);
+    await page.getByTestId('kb-form-collection').fill('team');
+    await page.getByTestId('kb-form-password').fill('team-secret');
+    await screenshot(page, 'knowledge-06-shared-engine');
+    await page.getByTestId('kb-form-save').click();
+    await page.getByTestId('kb-detail-team_notes').waitFor();
+    const { knowledgeBases } = await serveApi(serve)<{ knowledgeBases: { id: string; engine?: unknown }[] }>('knowledge.list');
+    expect(knowledgeBases.find((b) => b.id === 'team_notes')?.engine).toEqual({ kind: 'postgres', url: pg.url, collection: 'team' });
+    expect(fs.readFileSync(path.join(home, 'chatos', 'knowledge', 'team_notes', 'base.json'), 'utf8')).not.toContain('team-secret');
 
-      await page.getByTestId('kb-add').click();
-      await page.getByTestId('kb-form-name').fill('Far away');
-      await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
-      await page.getByTestId('kb-form-url').fill(await absentPgUrl());
-      await page.getByTestId('kb-form-save').click();
-      const error = page.getByTestId('kb-form-error');
-      await error.waitFor();
-      expect(await error.textContent()).toContain('knowledge base "far_away": its PostgreSQL engine at postgres://chatos@127.0.0.1');
-      await screenshot(page, 'knowledge-07-shared-engine-down');
-      expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', 'far_away'))).toBe(false);
-      // The user gives up on it: the form closes, and the page is theirs again.
-      await page.keyboard.press('Escape');
-      await page.getByTestId('kb-form').waitFor({ state: 'detached' });
-    } finally {
-      await pg.stop();
-    }
+    await page.getByTestId('kb-add').click();
+    await page.getByTestId('kb-form-name').fill('Far away');
+    await chooseOption(page, page.getByTestId('kb-form-engine'), 'A shared PostgreSQL (pgvector)');
+    await page.getByTestId('kb-form-url').fill(await absentPgUrl());
+    await page.getByTestId('kb-form-save').click();
+    const error = page.getByTestId('kb-form-error');
+    await error.waitFor();
+    expect(await error.textContent()).toContain('knowledge base "far_away": its PostgreSQL engine at postgres://chatos@127.0.0.1');
+    await screenshot(page, 'knowledge-07-shared-engine-down');
+    expect(fs.existsSync(path.join(home, 'chatos', 'knowledge', 'far_away'))).toBe(false);
+    // The user gives up on it: the form closes, and the page is theirs again.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('kb-form').waitFor({ state: 'detached' });
   });
 
   it('shows a long add with its count and an estimate of the time left, and Cancel stops it with nothing added', async () => {

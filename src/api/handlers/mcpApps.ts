@@ -47,9 +47,10 @@ export function mcpAppHandlers({
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
       return serve(await host.tools.apps.view(caller, serverId, uri), ['agent', agentId, flow, conversationId]);
     },
-    'mcpApps.callTool': async ({ agentId, flow, conversationId, serverId, tool, args }) => {
+    // A view's call lives as long as the view's request: one whose page went away (a long poll) is cancelled.
+    'mcpApps.callTool': async ({ agentId, flow, conversationId, serverId, tool, args }, { signal }) => {
       const { caller } = host.tools.callers.agent(agentId, flow, conversationId);
-      return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
+      return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args, { signal }), urls);
     },
     'mcpApps.readResource': ({ agentId, flow, conversationId, serverId, uri }) => host.tools.apps.readResource(host.tools.callers.agent(agentId, flow, conversationId).caller, serverId, uri),
     'mcpApps.listResources': ({ agentId, flow, conversationId, serverId }) => host.tools.apps.listResources(host.tools.callers.agent(agentId, flow, conversationId).caller, serverId),
@@ -58,9 +59,9 @@ export function mcpAppHandlers({
       const { caller, serverId, resourceUri } = appPage(host, pluginId, appId, conversationId);
       return { ...serve(await host.tools.apps.view(caller, serverId, resourceUri), ['app', pluginId, appId, conversationId]), serverId, resourceUri };
     },
-    'uiApps.mcpAppCall': async ({ pluginId, appId, conversationId, tool, args }) => {
+    'uiApps.mcpAppCall': async ({ pluginId, appId, conversationId, tool, args }, { signal }) => {
       const { caller, serverId } = appPage(host, pluginId, appId, conversationId);
-      return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args), urls);
+      return toolOutcome(await host.tools.apps.call(caller, serverId, tool, args, { signal }), urls);
     },
     'uiApps.mcpAppReadResource': ({ pluginId, appId, conversationId, uri }) => {
       const { caller, serverId } = appPage(host, pluginId, appId, conversationId);

@@ -17,7 +17,13 @@ export interface HandlerContext {
   pickFolder?: () => Promise<string | undefined>;
 }
 
+/** What a handler may know of one request besides its params. */
+export interface HandlerRequest {
+  /** Aborts once the sender can no longer take the answer (RequestOrigin.signal). */
+  signal?: AbortSignal;
+}
+
 /** One handler per method; params arrive parsed by the contract. */
 export type Handlers<M extends HostApiMethod = HostApiMethod> = {
-  [K in M]: (params: z.output<(typeof HostApiMethods)[K]['params']>) => Promise<HostApiResult<K>> | HostApiResult<K>;
+  [K in M]: (params: z.output<(typeof HostApiMethods)[K]['params']>, request: HandlerRequest) => Promise<HostApiResult<K>> | HostApiResult<K>;
 };

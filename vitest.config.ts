@@ -20,9 +20,10 @@ export default defineConfig({
     // And the helpers' cleanups after each test of each file (test/helpers/afterEachTest.ts).
     setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts', 'test/runner/helperCleanups.ts', 'test/runner/freshConnections.ts'],
     reporters: ['default', new TimingReporter('core')],
-    // Two files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): most of a CLI or
-    // serve test is waiting on the processes it started, so two overlap well. Quiet machine, whole suite: 885 s -> 500 s.
-    maxWorkers: 2,
+    // Three files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): much of a CLI or
+    // serve test is waiting on the processes it started, so files overlap well. Quiet machine, whole suite: one at a
+    // time 885 s, two 500 s; with files sharing workers, two kept the cores about four fifths busy.
+    maxWorkers: 3,
     // The timeouts catch hangs, not slowness: a test that runs a dozen CLI processes took 30-65 s on a
     // 2-core machine at load 12, and 134 s at load 15, so a tight default made busy runs fail without a bug.
     // A test that sets its own (a hang guard for many processes) sets the same 300 s.

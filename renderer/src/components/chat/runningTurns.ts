@@ -1,6 +1,6 @@
 import type { HostEventMessage } from '../../../../src/shared/hostApi';
 import { api, onReconnect } from '../../api/client';
-import { concerns } from './conversationState';
+import { runningTurnStore } from './runningTurnStore';
 
 /**
  * The chat events of turns still running, kept from the moment they came.
@@ -10,24 +10,7 @@ import { concerns } from './conversationState';
  * of what it loads: the stored messages carry what is finished, these the
  * answer and thinking still being written, which no load returns.
  */
-
-/** Events kept per running turn at most: past it (an answer of tens of thousands of pieces) the turn is shown from its opening on, as before. */
-const MAX_EVENTS = 20_000;
-
-/** By conversation id; `undefined` once a turn outgrew MAX_EVENTS or the event stream broke (some of its events are missing). */
-const turns = new Map<string, HostEventMessage[] | undefined>();
-
-function keep(event: HostEventMessage): void {
-  if (!('conversationId' in event) || typeof event.conversationId !== 'string' || !concerns(event, event.conversationId)) return;
-  const id = event.conversationId;
-  // A turn that ended is all in the stored messages: a load has it.
-  if (event.type === 'chat.status' && event.status !== 'running') return void turns.delete(id);
-  if (event.type === 'chat.status' && !turns.has(id)) turns.set(id, []);
-  const events = turns.get(id);
-  if (!events) return;
-  if (events.length >= MAX_EVENTS) turns.set(id, undefined);
-  else events.push(event);
-}
+const store = runningTurnStore();
 
 let started = false;
 
@@ -35,12 +18,12 @@ let started = false;
 export function keepRunningTurns(): void {
   if (started) return;
   started = true;
-  api.onAny(keep);
+  api.onAny(store.keep);
   // Events sent while the stream was down are gone: a kept turn would replay with a hole in it.
-  onReconnect(() => turns.clear());
+  onReconnect(store.clear);
 }
 
 /** What `conversationId`'s running turn streamed so far, in order; empty when none runs (or it cannot be replayed whole). */
 export function runningTurnEvents(conversationId: string): HostEventMessage[] {
-  return [...(turns.get(conversationId) ?? [])];
+  return store.events(conversationId);
 }

@@ -435,8 +435,11 @@ export class McpToolSource implements ToolSource {
   call(call: SourceCall, options: GatewayCallOptions | undefined): Promise<SourceResult> {
     const server = call.server!;
     const lease = this.deps.runtime.connections.ready(server, call.caller.conversationId, call.started);
-    const first = lease ? this.callOn(lease, call, NO_REMINDERS, options) : this.startAndCall(call, options);
-    return safeToRetry(call.tool) ? first.catch((error: unknown) => this.retryAfterCrash(error, call, options)) : first;
+    const retry = safeToRetry(call.tool);
+    // A running instance's call handles its own crash (no promise more per call); a start and call, here.
+    if (lease) return this.callOn(lease, call, NO_REMINDERS, options, retry);
+    const first = this.startAndCall(call, options);
+    return retry ? first.catch((error: unknown) => this.retryAfterCrash(error, call, options)) : first;
   }
 
   /**
@@ -465,13 +468,22 @@ export class McpToolSource implements ToolSource {
     return this.callOn(lease, call, remind ? [leaseReminder(server.id)] : NO_REMINDERS, options);
   }
 
-  /** The call itself, then its images saved as artifacts. Kept small: its frame is saved while the server works. */
-  private async callOn(lease: Lease, call: SourceCall, reminders: readonly string[], options: GatewayCallOptions | undefined): Promise<SourceResult> {
+  /**
+   * The call itself, then its images saved as artifacts; `retryOnCrash`: a crash under it runs it once more (retryAfterCrash).
+   * Kept small: its frame is saved while the server works.
+   */
+  private async callOn(lease: Lease, call: SourceCall, reminders: readonly string[], options: GatewayCallOptions | undefined, retryOnCrash = false): Promise<SourceResult> {
     const server = call.server!;
+    const answer = lease.connection.callTool(call.tool.rawName, call.args, this.metaFor(server, call.caller), options);
+    // Once the request is sent (the connection sends it as it is made), while the server works: what the server asks
+    // during the call is read in a later turn, by when its caller is known here.
     const end = this.deps.callers?.begin(server.id, lease.conversationId, call.caller, options?.callId);
     let raw;
     try {
-      raw = await lease.connection.callTool(call.tool.rawName, call.args, this.metaFor(server, call.caller), options);
+      raw = await answer;
+    } catch (error) {
+      if (!retryOnCrash) throw error;
+      return this.retryAfterCrash(error, call, options);
     } finally {
       end?.();
     }

@@ -33,10 +33,11 @@ export class CallDeadline {
     /** True while the server waits for the user: the timeout stands still (the total does not). */
     private readonly paused: () => boolean,
     private readonly onExpire: (limit: 'timeout' | 'total') => void,
+    /** When the call started (the connection reads it before sending, and arms the deadline once the request is on its way). */
+    startedAt = scheduler.now(),
   ) {
-    const now = scheduler.now();
-    this.endsAt = now + limits.totalMs;
-    this.restart(now);
+    this.endsAt = startedAt + limits.totalMs;
+    this.restart(startedAt);
   }
 
   /** Counts the timeout from now (a progress report, a question answered); it stands still while the user is asked, the total runs on. */

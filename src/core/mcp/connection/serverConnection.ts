@@ -127,10 +127,15 @@ export class ServerConnection {
   private attempts: Transport[] = [];
   private readonly stateListeners = new Set<(state: ConnectionState) => void>();
 
+  /** Every call's two limits, the definition's (a connection's never changes): one object, not one per call. */
+  private readonly callLimits: { timeoutMs: number; totalMs: number };
+
   constructor(
     readonly definition: ServerDefinition,
     private readonly deps: ConnectionDeps,
-  ) {}
+  ) {
+    this.callLimits = { timeoutMs: definition.timeoutMs, totalMs: this.maxTotalMs() };
+  }
 
   get tools(): readonly Tool[] {
     return this.toolsClient?.list ?? [];
@@ -573,17 +578,27 @@ export class ServerConnection {
     this.inFlightCount++;
     // The call's own abort: the caller's signal, and the end of its maximum total time (which the SDK reports without telling the server).
     const abort = new CallAbort();
-    this.aborts.add(abort);
     const stop = () => abort.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     if (options.signal?.aborted) stop();
-    // The call's own timeout, which progress restarts and a question to the user pauses, and its maximum total time, which nothing extends.
-    const deadline = new CallDeadline(this.deps.scheduler ?? systemScheduler, { timeoutMs: this.definition.timeoutMs, totalMs: this.maxTotalMs() }, this.userAsked, (limit) =>
-      abort.abort(limit === 'timeout' ? 'timeout' : 'maximum total time reached'),
-    );
-    this.deadlines.add(deadline);
+    const scheduler = this.deps.scheduler ?? systemScheduler;
+    const startedAt = scheduler.now();
+    let deadline: CallDeadline | undefined;
+    let answer: Promise<T>;
     try {
-      return await run(this.sdkOptions(options, abort.signal, deadline));
+      answer = run(this.sdkOptions(options, abort.signal, () => deadline?.restart()));
+    } catch (error) {
+      answer = Promise.reject(error);
+    }
+    // The SDK writes the request as it makes it: what follows runs while the server works, not before it is sent (each
+    // call waited for it, `npm run bench -- gateway`), and still before anything the server says about the call is read,
+    // which takes a later turn. The call's own timeout, which progress restarts and a question to the user pauses, and
+    // its maximum total time, which nothing extends, both count from the call's start.
+    deadline = new CallDeadline(scheduler, this.callLimits, this.userAsked, (limit) => abort.abort(limit === 'timeout' ? 'timeout' : 'maximum total time reached'), startedAt);
+    this.deadlines.add(deadline);
+    this.aborts.add(abort);
+    try {
+      return await answer;
     } catch (error) {
       if (abort.reason instanceof McpRuntimeError) throw abort.reason;
       if (deadline.expired === 'timeout') {
@@ -618,7 +633,7 @@ export class ServerConnection {
       this.aborts.delete(abort);
       options.signal?.removeEventListener('abort', stop);
       this.inFlightCount--;
-      if (this.inFlightCount === 0) for (const resolve of this.idle.splice(0)) resolve();
+      if (this.inFlightCount === 0 && this.idle.length > 0) for (const resolve of this.idle.splice(0)) resolve();
     }
   }
 
@@ -648,16 +663,17 @@ export class ServerConnection {
     return Math.max(this.definition.timeoutMs, this.definition.maxTotalTimeoutMs ?? DEFAULT_MAX_TOTAL_TIMEOUT_MS);
   }
 
-  private sdkOptions(options: CallOptions, signal: AbortSignal, deadline: CallDeadline): RequestOptions {
+  /** `alive`: a progress report came, which restarts the call's timeout. */
+  private sdkOptions(options: CallOptions, signal: AbortSignal, alive: () => void): RequestOptions {
     const onProgress = options.onProgress;
     return {
       signal,
       // The SDK bounds each request by the call's maximum total time too (the host's deadline bounds the call); its own timeout is the host's, which can pause.
-      timeout: this.maxTotalMs(),
+      timeout: this.callLimits.totalMs,
       // A handler is always given, so the call carries a progress token: a server that reports progress is alive, and the
       // timeout counts from its last report (docs/rules/mcp-yaml.md#timeouts), up to the server's maximum total time.
       onprogress: (progress) => {
-        deadline.restart();
+        alive();
         onProgress?.(progress);
       },
     };

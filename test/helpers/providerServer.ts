@@ -4,7 +4,7 @@ import { anthropicFrames, anthropicErrorBody } from './providerWire/anthropicWir
 import { chatFrames, openaiErrorBody } from './providerWire/openaiChatWire.js';
 import { responsesFrames } from './providerWire/responsesWire.js';
 import { eventPieces, readFixture } from './providerWire/fixtures.js';
-import type { ScriptedReply, SseFrame } from './providerWire/types.js';
+import { gateAt, type ScriptedReply, type SseFrame } from './providerWire/types.js';
 import { afterEachTest } from './afterEachTest.js';
 
 export type { ScriptedReply, ScriptedToolCall, SseFrame } from './providerWire/types.js';
@@ -171,7 +171,8 @@ export async function startProviderServer(
     for (const frame of frames) {
       if (reply.cutAfter !== undefined && i >= reply.cutAfter) return void res.socket?.destroy();
       if (reply.hangAfter !== undefined && i >= reply.hangAfter) return void (await untilClosed(res));
-      if (reply.gate && i === reply.gate.after) await reply.gate.open;
+      const gate = gateAt(reply.gate, i);
+      if (gate) await gate;
       if (reply.delayMs) await new Promise((resolve) => setTimeout(resolve, reply.delayMs));
       if (res.destroyed) return;
       const written = res.write(`${frame.event ? `event: ${frame.event}\n` : ''}data: ${typeof frame.data === 'string' ? frame.data : JSON.stringify(frame.data)}\n\n`);

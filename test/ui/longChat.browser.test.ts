@@ -253,17 +253,30 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     await openRoute(page, `#/chat/${id}`, 'chat-pane');
     await page.locator('[data-message="m199"]').waitFor({ state: 'visible', timeout: 30_000 });
     const lines = Array.from({ length: 60 }, (_, i) => `Line ${i} of the description of the picture.\n\n`);
-    // The answer holds after its 21st line (its first frame is the role's) until the test has looked at the view.
+    // The answer after the picture waits for the test to have seen the picture (streamed at once, its lines would
+    // carry the picture up out of view, and out of the DOM, before a busy machine's test looked), then holds after its
+    // 21st line (its first frame is the role's) until the test has looked at the view.
+    let seen!: () => void;
     let halfway!: () => void;
+    const pictureSeen = new Promise<void>((resolve) => (seen = resolve));
     const held = new Promise<void>((resolve) => (halfway = resolve));
     provider.enqueue(
       { kind: 'reply', text: 'Drawing it.', toolCalls: [{ id: 'pic1', name: 'mcp_chat_picture', arguments: {} }] },
-      { kind: 'reply', text: lines, delayMs: 40, gate: { after: 22, open: held } },
+      {
+        kind: 'reply',
+        text: lines,
+        delayMs: 40,
+        gate: [
+          { after: 1, open: pictureSeen },
+          { after: 22, open: held },
+        ],
+      },
     );
     await send('Draw me a picture');
     const image = page.getByTestId('tool-call-pic1').getByTestId('tool-call-image');
     await image.waitFor({ timeout: 30_000 });
     await expect.poll(() => image.evaluate((img) => (img as HTMLImageElement).naturalHeight)).toBe(160);
+    seen();
     // The answer streams below the image; the view is at the bottom once the lines so far are in (it follows a frame
     // behind the rows it is given: a look while a line lands sees that line below), and again when it is stored.
     await expect.poll(() => page.getByTestId('message-streaming').textContent(), { timeout: 30_000 }).toContain('Line 20');

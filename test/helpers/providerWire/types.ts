@@ -22,9 +22,19 @@ export interface ScriptedReply {
   cutAfter?: number;
   /** After this many frames, send nothing more and keep the connection open until the client goes. */
   hangAfter?: number;
-  /** Before frame `after`, wait until `open` resolves (the model is held mid-answer while a test looks). */
-  gate?: { after: number; open: Promise<void> };
+  /** Before frame `after`, wait until `open` resolves (the model is held mid-answer while a test looks); several are kept in turn. */
+  gate?: Gate | Gate[];
   headers?: Record<string, string>;
+}
+
+interface Gate {
+  after: number;
+  open: Promise<void>;
+}
+
+/** The gate before frame `i`, if any. */
+export function gateAt(gate: Gate | Gate[] | undefined, i: number): Promise<void> | undefined {
+  return (Array.isArray(gate) ? gate : gate ? [gate] : []).find((g) => g.after === i)?.open;
 }
 
 /** One server-sent event: `event:` (when named) and `data:` (an object is sent as JSON). */

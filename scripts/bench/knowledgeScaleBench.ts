@@ -25,9 +25,9 @@ import { atMost, check, info, type BenchRow, type BenchSection } from './section
  * `CHATOS_BENCH_KB_CHUNKS=1000000 npm run bench -- scale` runs it at a
  * million chunks (not part of the default run's targets, which are for
  * 100,000). The store's build is most of it: inserting into the graph grows
- * with its size (about 0.3 ms a row at 100,000, 4-5 ms at 450,000 on this
- * 2-core machine at load 12-15), past an hour at a million on a loaded
- * machine. The baseline is then timed on fewer queries and recall checked
+ * with its size (5,000 rows took 1 s at 100,000, 7-18 s near a million, on
+ * this 2-core machine at load 4-9): 53 minutes for a million at load 3-20
+ * (docs/rules/knowledge.md has the figures). The baseline is then timed on fewer queries and recall checked
  * on fewer (knowledgeScaleChild.ts): each of theirs scans every vector.
  */
 

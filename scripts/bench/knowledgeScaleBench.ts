@@ -23,8 +23,12 @@ import { atMost, check, info, type BenchRow, type BenchSection } from './section
  * SQLite file with FTS5 and sqlite-vec's vec0 (exact vector search).
  *
  * `CHATOS_BENCH_KB_CHUNKS=1000000 npm run bench -- scale` runs it at a
- * million chunks (about half an hour on 2 cores; not part of the default run's
- * targets, which are for 100,000).
+ * million chunks (not part of the default run's targets, which are for
+ * 100,000). The store's build is most of it: inserting into the graph grows
+ * with its size (5,000 rows took 1 s at 100,000, 7-18 s near a million, on
+ * this 2-core machine at load 4-9): 53 minutes for a million at load 3-20
+ * (docs/rules/knowledge.md has the figures). The baseline is then timed on fewer queries and recall checked
+ * on fewer (knowledgeScaleChild.ts): each of theirs scans every vector.
  */
 
 const CHUNKS = Number(process.env.CHATOS_BENCH_KB_CHUNKS ?? 100_000);

@@ -90,22 +90,26 @@ function neighboursProblem(fd: number, at: number, levels: Buffer, count: number
   // One buffer for every window: a fresh megabyte per window was 28 MB of garbage at 100,000 rows, which the
   // allocator kept after it was freed (RSS of the process that opened the base).
   const buffer = Buffer.allocUnsafe(Math.max(WINDOW, nodeBytes(MAX_LEVEL)));
-  let window = buffer.subarray(0, 0);
+  // Read through a DataView: Buffer's readUInt32LE assembles a number byte by byte, and the links are tens of
+  // millions of reads at a million rows. Measured on a graph of 305,000 rows: 25 ms of CPU rather than 33 (46 rather
+  // than 68 on a process's first check).
+  const view = new DataView(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+  let length = 0;
   let windowAt = at;
   for (let i = 0; i < count; i++) {
     const level = levels.readInt16LE(i * 2);
     const bytes = nodeBytes(level);
-    if (at + bytes > windowAt + window.length) {
+    if (at + bytes > windowAt + length) {
       windowAt = at;
-      window = buffer.subarray(0, fs.readSync(fd, buffer, 0, buffer.length, at));
-      if (window.length < bytes) return 'it ends inside a node';
+      length = fs.readSync(fd, buffer, 0, buffer.length, at);
+      if (length < bytes) return 'it ends inside a node';
     }
     let list = at - windowAt + 10;
     for (let l = 0; l <= level; l++) {
       const capacity = l === 0 ? BASE_CONNECTIVITY : CONNECTIVITY;
-      const neighbours = window.readUInt32LE(list);
+      const neighbours = view.getUint32(list, true);
       if (neighbours > capacity) return `a node has ${neighbours} neighbours; at most ${capacity}`;
-      for (let k = 0; k < neighbours; k++) if (window.readUInt32LE(list + 4 + k * 4) >= count) return 'a node links to no node of the file';
+      for (let k = 0, slot = list + 4; k < neighbours; k++, slot += 4) if (view.getUint32(slot, true) >= count) return 'a node links to no node of the file';
       list += 4 + capacity * 4;
     }
     at += bytes;

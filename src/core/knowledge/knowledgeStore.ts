@@ -380,7 +380,13 @@ export class KnowledgeStore {
     const vectors = this.vectors;
     if (!vectors) return;
     const dropped = this.guarded(() => (this.bigSql('SELECT seq FROM graph_dropped').all() as { seq: bigint }[]).map((r) => r.seq));
-    this.guarded(() => vectors.fold(dropped));
+    try {
+      this.guarded(() => vectors.fold(dropped));
+    } catch (error) {
+      // Its graph may hold rows its file does not (a disk full while saving): read from the files again on next use.
+      this.vectors = null;
+      throw error;
+    }
     if (dropped.length) this.guarded(() => this.sql('DELETE FROM graph_dropped').run());
   }
 

@@ -228,6 +228,45 @@ describe('a store written before graph nodes were keyed by vector', () => {
   });
 });
 
+describe('a writer adding many documents', () => {
+  /** This process's mappings of graph files in `folder` (Linux's /proc/self/maps): a graph object usearch has not freed maps its file. */
+  const graphMappings = (folder: string) =>
+    fs
+      .readFileSync('/proc/self/maps', 'utf8')
+      .split('\n')
+      .filter((line) => line.includes(folder) && /ann-\d+-\d+\.usearch/.test(line));
+
+  it.runIf(process.platform === 'linux')('keeps one graph across its folds, not one per fold, and each fold leaves a file holding every row', () => {
+    const folder = tempDir('chatos-kb-folds-');
+    const random = seededRandom();
+    const vectors = Array.from({ length: 5 * 4000 }, () => Array.from({ length: 8 }, () => random() - 0.5));
+    const writer = KnowledgeStore.open(folder, 'kb');
+    try {
+      // 4,000 rows a write: a fold after every second write (FOLD_AT), all in one synchronous loop as a bulk add runs.
+      for (let f = 0; f < 5; f++) {
+        const chunks = Array.from({ length: 4000 }, (_, i) => ({ id: `f${f}c${i}`, file: `f${f}.md`, position: i, start: 0, end: 5, heading: '', text: `words ${f} ${i}` }));
+        writer.write({ chunks, vectors: vectors.slice(f * 4000, (f + 1) * 4000), embeddedWith: { model: 'm', dimensions: 8 } });
+      }
+      // A graph loaded per fold stayed in memory, and each file mapped before it, until V8 finalized them: never, in a loop.
+      const mapped = graphMappings(folder);
+      expect(mapped.filter((line) => line.endsWith('(deleted)'))).toEqual([]);
+      expect(mapped.length).toBeLessThanOrEqual(1);
+      expect(fs.readdirSync(folder).filter((f) => f.endsWith('.usearch'))).toEqual(['ann-0-16000.usearch']);
+    } finally {
+      writer.close();
+    }
+    const reader = KnowledgeStore.open(folder, 'kb');
+    try {
+      for (const at of [0, 7_999, 15_999, 19_999]) {
+        const query = Float32Array.from(vectors[at]!);
+        expect(reader.nearest(query.slice(), 1)[0]!.seq).toBe(reader.exactNearest(query, 1)[0]!.seq);
+      }
+    } finally {
+      reader.close();
+    }
+  });
+});
+
 describe('a crash in the middle of an add', () => {
   it('(SIGKILL while the store is being written) leaves a base that opens with all or none of that document', async () => {
     const home = tempDir('chatos-kb-home-');

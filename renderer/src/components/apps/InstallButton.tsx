@@ -146,7 +146,9 @@ export function InstallButton({ onInstalled }: { onInstalled: () => void }) {
         confirmLoading={busy}
         onOk={install}
         onCancel={close}
-        okButtonProps={{ 'data-testid': 'install-ok' } as Record<string, string>}
+        // Disabled, not only spinning, while a step runs (a dropped .zip's preview, the install): a press then does
+        // nothing, and a disabled button says so to a screen reader and to a test that waits for it to be pressable.
+        okButtonProps={{ ...({ 'data-testid': 'install-ok' } as Record<string, string>), disabled: busy }}
         destroyOnHidden
       >
         {bundle ? (

@@ -114,7 +114,9 @@ describe('call timeout, cancellation and progress (real stdio server)', () => {
     const { result } = await call;
     expect(textOf(result)).toBe('waited 800');
     expect(steps).toBeGreaterThanOrEqual(3); // 3,600 ms and more: past the timeout, which each report restarted
-    expect(seen.length).toBeGreaterThanOrEqual(7); // the last may be lost to the SDK (see above)
+    // Reports read in the same chunk as the result are lost to the SDK (see above): the last, or more when a busy host
+    // reads several at once (CI once saw 6 of 8). Those it passed on came in order.
+    expect(seen.length).toBeGreaterThanOrEqual(2);
     expect(seen).toEqual([1, 2, 3, 4, 5, 6, 7, 8].slice(0, seen.length));
   });
 

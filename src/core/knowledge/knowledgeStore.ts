@@ -5,7 +5,7 @@ import { fuseHybrid, hybridCandidates } from './hybridFusion.js';
 import { KnowledgeError } from './knowledgeError.js';
 import { refuseFollowedStore, refuseOddStoreFiles } from './regularStoreFiles.js';
 import { storeFailure } from './storeFailure.js';
-import { normalize, removeGraphs, vectorKey, VectorIndex, type KeyedRow, type Nearest } from './vectorIndex.js';
+import { GraphFileChanged, normalize, removeGraphs, vectorKey, VectorIndex, type KeyedRow, type Nearest } from './vectorIndex.js';
 import { createWordTokenizer } from './wordTokenizer.js';
 
 const FORMAT = 'chatos-knowledge-sqlite/1';
@@ -362,21 +362,28 @@ export class KnowledgeStore {
   private vectorIndex(): VectorIndex | null {
     const dimensions = this.vectorDimensions;
     if (!dimensions) return null;
-    if (!this.vectors || this.vectors.dimensions !== dimensions) {
-      const tail = this.bigSql('SELECT seq, vkey, vector FROM chunks WHERE seq > ? AND vector IS NOT NULL ORDER BY seq');
-      this.vectors = this.guarded(() =>
-        VectorIndex.open(this.folder, dimensions, this.epoch, function* (after) {
-          for (const row of tail.iterate(after) as Iterable<{ seq: bigint; vkey: bigint; vector: Uint8Array }>) yield { seq: Number(row.seq), key: row.vkey, vector: floatsOf(row.vector) };
-        }),
-      );
-      // A graph missing or broken on a large base: rebuilt now rather than scanning every row on each search.
-      if (this.vectors.due) this.fold();
-    }
+    if (!this.vectors || this.vectors.dimensions !== dimensions) this.openVectors(dimensions);
     return this.vectors;
   }
 
-  /** The tail into a new graph file, and the rows removed since out of it (under the base's lock, or after a rebuild nobody else can do differently). */
-  private fold(): void {
+  /** Opens the vector side; `again`: after a fold found its graph file changed (fold). */
+  private openVectors(dimensions: number, again = false): void {
+    const tail = this.bigSql('SELECT seq, vkey, vector FROM chunks WHERE seq > ? AND vector IS NOT NULL ORDER BY seq');
+    this.vectors = this.guarded(() =>
+      VectorIndex.open(this.folder, dimensions, this.epoch, function* (after) {
+        for (const row of tail.iterate(after) as Iterable<{ seq: bigint; vkey: bigint; vector: Uint8Array }>) yield { seq: Number(row.seq), key: row.vkey, vector: floatsOf(row.vector) };
+      }),
+    );
+    // A graph missing or broken on a large base: rebuilt now rather than scanning every row on each search.
+    if (this.vectors.due) this.fold(again);
+  }
+
+  /**
+   * The tail into a new graph file, and the rows removed since out of it (under the base's lock, or after a rebuild
+   * nobody else can do differently). A graph file that changed since it was opened is not read: the index is opened
+   * again, once, which passes over a file that fails its checks and builds the graph from the store's rows.
+   */
+  private fold(reopened = false): void {
     const vectors = this.vectors;
     if (!vectors) return;
     const dropped = this.guarded(() => (this.bigSql('SELECT seq FROM graph_dropped').all() as { seq: bigint }[]).map((r) => r.seq));
@@ -385,7 +392,9 @@ export class KnowledgeStore {
     } catch (error) {
       // Its graph may hold rows its file does not (a disk full while saving): read from the files again on next use.
       this.vectors = null;
-      throw error;
+      if (!(error instanceof GraphFileChanged) || reopened) throw error;
+      this.openVectors(vectors.dimensions, true);
+      return;
     }
     if (dropped.length) this.guarded(() => this.sql('DELETE FROM graph_dropped').run());
   }

@@ -3,6 +3,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Index, MetricKind, ScalarKind } from 'usearch';
 import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
+import { KnowledgeError } from './knowledgeError.js';
 
 /**
  * A base's vectors for search, beside the SQLite store that holds them
@@ -64,6 +65,17 @@ import { CONNECTIVITY, graphFileProblem } from './graphFile.js';
  * texts held 1,000 times each among 3,000 others, and the build six times
  * slower).
  */
+
+/** The graph file a fold was to load from no longer passes the checks it passed when the index opened. */
+export class GraphFileChanged extends KnowledgeError {
+  constructor(file: string, problem: string) {
+    super(
+      'KB_BROKEN',
+      `the graph file ${file} changed since the base opened it: ${problem}`,
+      'stop whatever else writes into the base’s folder; the graph is rebuilt from the store when the base is next used',
+    );
+  }
+}
 
 /** Rows searched exactly before they are folded into the graph: about 3 ms for 4,096 × 768. */
 export const FOLD_AT = 4096;
@@ -280,13 +292,20 @@ export class VectorIndex {
     this.tailRows = new Float32Array(this.dimensions * 64);
   }
 
-  /** The graph in memory, to add to: the mapped one loaded from its file into the same object, or a new one. */
+  /**
+   * The graph in memory, to add to: the mapped one loaded from its file into the same object, or a new one. The file is
+   * checked again before usearch reads it: `load` trusts the file as `view` does, and the name checked at open may
+   * have been given another file since (renamed over it, a link): then GraphFileChanged, and the index is opened again.
+   */
   private writableGraph(): Index {
     if (this.graph === null) {
       this.graph = newGraph(this.dimensions);
       this.loaded = true;
     } else if (!this.loaded) {
-      this.graph.load(path.join(this.folder, fileName(this.epoch, this.upto)));
+      const file = path.join(this.folder, fileName(this.epoch, this.upto));
+      const problem = graphFileProblem(file, this.dimensions, this.upto);
+      if (problem !== undefined) throw new GraphFileChanged(file, problem);
+      this.graph.load(file);
       this.loaded = true;
     }
     return this.graph;

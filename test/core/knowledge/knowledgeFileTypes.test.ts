@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONNECTIVITY } from '../../../src/core/knowledge/graphFile.js';
+import { CONNECTIVITY, graphFileProblem } from '../../../src/core/knowledge/graphFile.js';
 import { KnowledgeStore } from '../../../src/core/knowledge/knowledgeStore.js';
 import { FOLD_AT } from '../../../src/core/knowledge/vectorIndex.js';
 import { seededRandom } from '../../helpers/seededRandom.js';
@@ -76,23 +77,26 @@ describe('a graph file (ann-*.usearch)', () => {
       fs.readdirSync(folder).find((name) => /^ann-\d+-\d+\.usearch$/.test(name))!,
     );
 
+  /** Runs `body` in a child process with the built store (`KnowledgeStore`) and `fs` in scope: its exit and its output. */
+  function inChild(body: string): { status: number | null; signal: string | null; stdout: string; stderr: string } {
+    const store = path.join(repoRoot, 'dist', 'src', 'core', 'knowledge', 'knowledgeStore.js');
+    // A file, not `-e`: the rows it writes are more than one argument may hold.
+    const script = path.join(tempDir('chatos-kb-child-'), 'child.mjs');
+    fs.writeFileSync(script, `import * as fs from 'node:fs';\nconst { KnowledgeStore } = await import(${JSON.stringify(pathToFileURL(store).href)});\n${body}`);
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    return { status: run.status, signal: run.signal, stdout: run.stdout, stderr: run.stderr };
+  }
+
   /** Opens the base with the built store in a child process and searches it: its exit and its hits. */
   function searchInChild(folder: string, vector: number[]): { status: number | null; signal: string | null; ids: string[] } {
-    const store = path.join(repoRoot, 'dist', 'src', 'core', 'knowledge', 'knowledgeStore.js');
-    const script = `const { KnowledgeStore } = await import(${JSON.stringify(store)});
-const store = KnowledgeStore.open(${JSON.stringify(folder)}, 'kb');
+    const run = inChild(`const store = KnowledgeStore.open(${JSON.stringify(folder)}, 'kb');
 console.log(JSON.stringify(store.search('note', 5, ${JSON.stringify(vector)}).map((hit) => hit.id)));
-store.close();`;
-    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' });
+store.close();`);
     return { status: run.status, signal: run.signal, ids: run.status === 0 ? (JSON.parse(run.stdout) as string[]) : [] };
   }
 
-  it('whose neighbour lists point past its nodes is not mapped: the base is searched from its rows, nothing crashes', () => {
-    const { folder, vectors } = storeWith(FOLD_AT);
-    const file = graphOf(folder);
-    expect(searchInChild(folder, vectors[7]!)).toMatchObject({ status: 0, ids: expect.arrayContaining(['c7']) });
-
-    // The layout as usearch writes it (src/core/knowledge/graphFile.ts): every neighbour of every node made a slot far past the last.
+  /** The bytes of a graph file with every neighbour of every node made a slot far past the last (the layout: src/core/knowledge/graphFile.ts). */
+  function pointingPastItsNodes(file: string): Buffer {
     const bytes = fs.readFileSync(file);
     const rows = bytes.readUInt32LE(0);
     const levelsAt = 8 + rows * bytes.readUInt32LE(4) + 64 + 40;
@@ -103,7 +107,44 @@ store.close();`;
       for (let k = 0; k < base; k++) bytes.writeUInt32LE(0x7fffff00 + k, at + 14 + k * 4);
       at += 10 + 4 + base * 4 + level * (4 + CONNECTIVITY * 4);
     }
-    fs.writeFileSync(file, bytes);
+    return bytes;
+  }
+
+  it('replaced after the base mapped it is not loaded by the next fold: the graph is built again from the rows, nothing crashes', () => {
+    const { folder, vectors } = storeWith(FOLD_AT);
+    const file = graphOf(folder);
+    const crafted = path.join(tempDir('chatos-kb-crafted-'), 'graph');
+    fs.writeFileSync(crafted, pointingPastItsNodes(file));
+    const more = seededRandom(11);
+    const added = Array.from({ length: FOLD_AT }, () => Array.from({ length: DIMENSIONS }, () => more() - 0.5));
+    // The child maps the checked graph (a search), then the file is renamed over (as another process could), then a
+    // write of FOLD_AT rows folds: usearch would load the crafted file into the graph it adds to.
+    const run = inChild(
+      `const store = KnowledgeStore.open(${JSON.stringify(folder)}, 'kb');
+store.search('note', 1, ${JSON.stringify(vectors[0])});
+fs.renameSync(${JSON.stringify(crafted)}, ${JSON.stringify(file)});
+const added = ${JSON.stringify(added)};
+store.write({ chunks: added.map((_, i) => ({ id: 'n' + i, file: 'more.md', position: i, start: 0, end: 5, heading: '', text: 'more ' + i })), vectors: added });
+console.log(JSON.stringify([store.search('note', 5, ${JSON.stringify(vectors[7])}), store.search('more', 5, added[3])].map((hits) => hits.map((hit) => hit.id))));
+store.close();`,
+    );
+    expect(run.signal).toBeNull();
+    expect(run.status, run.stderr).toBe(0);
+    const [old, fresh] = JSON.parse(run.stdout) as string[][];
+    expect(old).toContain('c7');
+    expect(fresh).toContain('n3');
+    // The graph written then is one the checks pass, holding both writes: the crafted file is gone.
+    const written = graphOf(folder);
+    expect(path.basename(written)).toBe(`ann-0-${2 * FOLD_AT}.usearch`);
+    expect(graphFileProblem(written, DIMENSIONS, 2 * FOLD_AT)).toBeUndefined();
+  });
+
+  it('whose neighbour lists point past its nodes is not mapped: the base is searched from its rows, nothing crashes', () => {
+    const { folder, vectors } = storeWith(FOLD_AT);
+    const file = graphOf(folder);
+    expect(searchInChild(folder, vectors[7]!)).toMatchObject({ status: 0, ids: expect.arrayContaining(['c7']) });
+
+    fs.writeFileSync(file, pointingPastItsNodes(file));
 
     const searched = searchInChild(folder, vectors[7]!);
     expect(searched.signal).toBeNull();

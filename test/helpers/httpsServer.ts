@@ -21,15 +21,20 @@ function loopbackCertificate(): { cert: string; key: string } {
   const key = privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
   const cert = forge.pki.createCertificate();
   cert.publicKey = forge.pki.publicKeyFromPem(publicKey.export({ type: 'spki', format: 'pem' }).toString());
-  cert.serialNumber = '01';
+  // A name and serial of its own: every server's certificate joins the same trusted set (files share a worker), and
+  // OpenSSL finds a certificate's issuer there by name. Two named alike, it may check the server's against the other
+  // one's key and refuse it ("fetch failed" after another file's HTTPS server).
+  const unique = crypto.randomBytes(8).toString('hex');
+  cert.serialNumber = `01${unique}`;
   cert.validity.notBefore = new Date('2026-01-01T00:00:00Z');
   cert.validity.notAfter = new Date('2036-01-01T00:00:00Z');
-  const name = [{ name: 'commonName', value: '127.0.0.1' }];
+  const name = [{ name: 'commonName', value: `ChatOS test server ${unique}` }];
   cert.setSubject(name);
   cert.setIssuer(name);
   cert.setExtensions([
     { name: 'basicConstraints', cA: true },
     { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
+    { name: 'subjectKeyIdentifier' },
   ]);
   cert.sign(forge.pki.privateKeyFromPem(key), forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key };

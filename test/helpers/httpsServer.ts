@@ -31,11 +31,7 @@ function loopbackCertificate(): { cert: string; key: string } {
   const name = [{ name: 'commonName', value: `ChatOS test server ${unique}` }];
   cert.setSubject(name);
   cert.setIssuer(name);
-  cert.setExtensions([
-    { name: 'basicConstraints', cA: true },
-    { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] },
-    { name: 'subjectKeyIdentifier' },
-  ]);
+  cert.setExtensions([{ name: 'basicConstraints', cA: true }, { name: 'subjectAltName', altNames: [{ type: 7, ip: '127.0.0.1' }] }, { name: 'subjectKeyIdentifier' }]);
   cert.sign(forge.pki.privateKeyFromPem(key), forge.md.sha256.create());
   return { cert: forge.pki.certificateToPem(cert), key };
 }

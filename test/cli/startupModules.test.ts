@@ -13,6 +13,15 @@ const BUILTIN_TOOL_LIBS = /\/node_modules\/(mathjs|turndown)\//;
 /** OpenAI's tokenizer (70–80 MB once loaded): only for a conversation near its model's context window. */
 const TOKENIZER = /\/node_modules\/gpt-tokenizer\//;
 
+/**
+ * For a base on a server and for an ACP agent's gateway only: node-postgres (~20 ms to load) and the SDK's HTTP server
+ * transport, whose @hono/node-server reads Node's fetch classes as it loads (~25 ms).
+ */
+const SERVER_SIDE_LIBS = /^\/\/ node_modules\/(pg|@hono\/node-server)\//;
+
+/** The modules bundled into a file of the built CLI, as its region comments name them (`// node_modules/...`). */
+const modulesIn = (url: string) => fs.readFileSync(new URL(url), 'utf8').match(/^\/\/ \S+$/gm) ?? [];
+
 /** The modules a chatos run resolved, from a resolve hook loaded with --import. */
 function loggedModules(log: string): string[] {
   return fs.readFileSync(log, 'utf8').split('\n').filter(Boolean);
@@ -40,6 +49,9 @@ describe('what a chatos command loads', () => {
     expect(modules.filter((url) => PROVIDER_SDK.test(url))).toEqual([]);
     expect(modules.filter((url) => BUILTIN_TOOL_LIBS.test(url))).toEqual([]);
     expect(modules.filter((url) => TOKENIZER.test(url))).toEqual([]);
+    expect(modules.filter((url) => url.includes('/node_modules/pg/'))).toEqual([]);
+    const loadedChunks = modules.filter((url) => url.startsWith('file:') && url.endsWith('.cjs'));
+    expect(loadedChunks.flatMap(modulesIn).filter((m) => SERVER_SIDE_LIBS.test(m))).toEqual([]);
     // Nor does any file of the CLI require them up front: only a lazy import() names them.
     for (const file of cliFiles()) expect(fs.readFileSync(file, 'utf8').match(/require\("(openai|@anthropic-ai\/sdk|mathjs|turndown|unpdf|gpt-tokenizer)["/]/g) ?? [], file).toEqual([]);
   });
@@ -59,7 +71,6 @@ describe('what a chatos command loads', () => {
     // The first file, the bundler's runtime and the chunks the first file requires up front (the light modules it shares
     // with the actions: errors, output): no action's code, nothing from node_modules but commander, none of the core's services, no zod
     // (whose schemas alone cost ~25 ms of CPU to build), no sql.js.
-    const modulesIn = (url: string) => fs.readFileSync(new URL(url), 'utf8').match(/^\/\/ \S+$/gm) ?? [];
     for (const { files } of [help, usage]) {
       expect(files.filter((url) => !/\/bin\/chatos\.js$|\/dist\/cli\/(chatos|chunks\/[\w-]+)\.cjs$/.test(url))).toEqual([]);
       const heavy = files

@@ -2,10 +2,16 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { modelSees } from '../mcp/catalog/toolUi.js';
 import type { Caller, GatewayCallOptions, ToolGateway } from '../tools/toolGateway.js';
+
+/**
+ * The SDK's HTTP server transport, imported when an agent first calls: importing it reads Node's fetch classes
+ * (Headers, Request, Response: undici, about 25 ms), which every CLI command and every host start paid before.
+ */
+let httpTransport: Promise<typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')> | undefined;
+const transportModule = () => (httpTransport ??= import('@modelcontextprotocol/sdk/server/streamableHttp.js'));
 
 /** Who calls through one session's endpoint, and where its images go. */
 export interface EndpointSession {
@@ -83,6 +89,7 @@ export class GatewayEndpoint {
       return;
     }
     // Stateless: every request is answered by a server made for it, bound to the token's caller.
+    const { StreamableHTTPServerTransport } = await transportModule();
     const mcp = this.mcpServer(session);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     res.once('close', () => {

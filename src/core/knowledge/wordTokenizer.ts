@@ -15,7 +15,9 @@ const DIACRITICS = /\p{M}+/gu;
  * occurrence is returned, in order: BM25 counts them.
  */
 export function createWordTokenizer(): (text: string) => string[] {
-  const segmenter = new Intl.Segmenter(undefined, { granularity: 'word' });
+  // Made when a run first needs it: ICU's word break data takes ~9 ms to load, paid by every process that imports a
+  // knowledge module (every CLI command) though most never see a Chinese word.
+  let segmenter: Intl.Segmenter | undefined;
   const normalized = (word: string) => (NON_ASCII.test(word) ? word.normalize('NFKD').replace(DIACRITICS, '') : word);
   return (raw: string) => {
     const words: string[] = [];
@@ -25,6 +27,7 @@ export function createWordTokenizer(): (text: string) => string[] {
         if (word) words.push(word);
         continue;
       }
+      segmenter ??= new Intl.Segmenter(undefined, { granularity: 'word' });
       for (const segment of segmenter.segment(run)) if (segment.isWordLike) words.push(normalized(segment.segment));
     }
     return words;

@@ -2,7 +2,6 @@ import { CollectionSchema, type KnowledgeBase, type KnowledgeEngineSettings } fr
 import type { SecretStore } from '../../secrets/secretStore.js';
 import type { KnowledgeEngine } from '../knowledgeEngine.js';
 import { KnowledgeError } from '../knowledgeError.js';
-import { PostgresEngine } from './postgresEngine.js';
 
 /** The key store's name for a base's server password (never in base.json, never in a message). */
 export const engineSecretName = (id: string) => `kb:${id}`;
@@ -15,8 +14,13 @@ export function engineSettings(id: string, input: { kind: 'postgres'; url: strin
   return { kind: input.kind, url: input.url, collection };
 }
 
-/** The engine of a base that lives on a server, connected and checked. */
-export function openBaseEngine(id: string, settings: NonNullable<KnowledgeBase['engine']>, password: string | undefined): Promise<KnowledgeEngine> {
+/**
+ * The engine of a base that lives on a server, connected and checked. Its module is imported here, when a base on a
+ * server is first opened: node-postgres takes ~20 ms to load, which every process that imports the knowledge service
+ * (every CLI command) paid before.
+ */
+export async function openBaseEngine(id: string, settings: NonNullable<KnowledgeBase['engine']>, password: string | undefined): Promise<KnowledgeEngine> {
+  const { PostgresEngine } = await import('./postgresEngine.js');
   return PostgresEngine.open({ base: id, url: settings.url, collection: settings.collection, ...(password !== undefined ? { password } : {}) });
 }
 

@@ -292,7 +292,8 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     );
     await send('Ask the scout and wait');
     const card = page.getByTestId('tool-call-sub2');
-    await card.getByTestId('call-cancel').click();
+    // With the keyboard: a button in the chat's list while the turn runs (docs/contributing/testing.md).
+    await card.getByTestId('call-cancel').press('Enter');
     await page.locator('[data-testid="tool-call-sub2"][data-status="cancelled"]').waitFor({ timeout: 30_000 });
     await expect.poll(phase).toBe('done');
     expect(await page.getByTestId('message-assistant').last().textContent()).toContain('The scout was cancelled.');

@@ -98,7 +98,8 @@ describe('long tool calls', () => {
       )
       .toMatch(/^step [2-9]\d* of 400$/);
     await screenshot(page, 'long-03-chat-progress');
-    await card.getByTestId('call-cancel').click();
+    // With the keyboard: a button in the chat's list while its card's progress still comes in (docs/contributing/testing.md).
+    await card.getByTestId('call-cancel').press('Enter');
     await page.locator('[data-testid="tool-call-long1"][data-status="cancelled"]').waitFor({ timeout: 20_000 });
     await expect.poll(() => page.getByTestId('chat-pane').getAttribute('data-phase'), { timeout: 20_000 }).toBe('done');
     // The answer's row may first be a box of its size (rows render within a frame budget): wait for its text.

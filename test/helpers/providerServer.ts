@@ -200,7 +200,7 @@ export async function startProviderServer(
       if (options.gate && i === options.gate.after) await options.gate.open;
       if (options.delayMs) await new Promise((resolve) => setTimeout(resolve, options.delayMs));
       if (res.destroyed) return;
-      if (!res.write(piece)) await drainedOrClosed(res);
+      if (!res.write(piece)) await untilDrained(res);
       await new Promise((resolve) => setImmediate(resolve));
     }
     res.end();
@@ -327,18 +327,5 @@ export function toolResultsIn(body: any): [string, string][] {
     if (m.role === 'tool') return [[m.tool_call_id, text(m.content)]];
     if (Array.isArray(m.content)) return m.content.filter((b: any) => b.type === 'tool_result').map((b: any) => [b.tool_use_id, text(b.content)]);
     return [];
-  });
-}
-
-/** Once the response takes more (drain) or is gone (close): whichever comes first, the other's listener removed, so a long answer written under backpressure does not pile up listeners. */
-function drainedOrClosed(res: http.ServerResponse): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      res.off('drain', done);
-      res.off('close', done);
-      resolve();
-    };
-    res.once('drain', done);
-    res.once('close', done);
   });
 }

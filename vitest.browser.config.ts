@@ -10,12 +10,13 @@ export default defineConfig({
     sequence: { sequencer: DurationSequencer },
     reporters: ['default', new TimingReporter('browser')],
     // One Chromium for the run; each file connects and opens a context of its own.
-    globalSetup: ['test/helpers/browserServer.ts'],
+    // And the run's own temp folder, each worker's inside it (test/runner/runTempRoot.ts, tempFolders.ts).
+    globalSetup: ['test/runner/runTempRoot.ts', 'test/helpers/browserServer.ts'],
     // Files share a worker's process and modules, as the core suite's do (vitest.config.ts): playwright-core and the
     // helpers are loaded once per worker, not once per file. The helpers' cleanups (temp folders, serve processes)
     // run after each test (test/helpers/afterEachTest.ts), and each file's fetch connections are dropped after it.
     isolate: false,
-    setupFiles: ['test/runner/helperCleanups.ts', 'test/runner/freshConnections.ts'],
+    setupFiles: ['test/runner/tempFolders.ts', 'test/runner/helperCleanups.ts', 'test/runner/freshConnections.ts'],
     // Four files at a time: each has its own serve process, provider and browser context, so they share nothing but
     // the Chromium. A browser file mostly waits (on its serve process, the page's timers, the provider's pace): the
     // whole suite used about 300 s of CPU (user + sys, Chromium included) in a run of 452 s on two cores with two

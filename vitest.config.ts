@@ -18,7 +18,9 @@ export default defineConfig({
     // fast-check's seed fixed for every property test, so each run tries the same cases and a failure replays;
     // and a file that leaves a process running after its last hook fails, naming it (test/runner/childProcesses.ts).
     // And the helpers' cleanups after each test of each file (test/helpers/afterEachTest.ts).
-    setupFiles: ['test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts', 'test/runner/helperCleanups.ts', 'test/runner/freshConnections.ts'],
+    // The run's own temp folder, and each worker's inside it (test/runner/runTempRoot.ts, tempFolders.ts).
+    globalSetup: ['test/runner/runTempRoot.ts'],
+    setupFiles: ['test/runner/tempFolders.ts', 'test/runner/fixedSeeds.ts', 'test/runner/childProcesses.ts', 'test/runner/helperCleanups.ts', 'test/runner/freshConnections.ts'],
     reporters: ['default', new TimingReporter('core')],
     // Three files at a time, not vitest's default of cores - 1 (one file on these 2-core machines): much of a CLI or
     // serve test is waiting on the processes it started, so files overlap well. Quiet machine, whole suite: one at a

@@ -19,6 +19,7 @@ let serve: ServeProcess;
 let chromium: Awaited<ReturnType<typeof launchChromium>>;
 let page: Page;
 let home: string;
+let extra: string;
 
 /** The HostApi as the renderer calls it: the token as a bearer header. */
 const api = <T = any>(method: string, params: Record<string, unknown> = {}) => serveApi(serve)<T>(method, params);
@@ -44,7 +45,7 @@ function inkBarUnderActiveTab(root: Element): boolean {
 
 beforeAll(async () => {
   home = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-ui-home-'));
-  const extra = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-ui-plugins-'));
+  extra = fs.mkdtempSync(path.join(process.env.TMPDIR ?? '/tmp', 'chatos-ui-plugins-'));
   // A plugin with a broken manifest: the host still starts, and the UI shows the problem with its file and fix.
   fs.mkdirSync(path.join(extra, 'broken'));
   fs.writeFileSync(path.join(extra, 'broken', 'plugin.json'), JSON.stringify({ manifestVersion: 1, id: 'acme.broken', name: 'Broken', version: '1.0.0', apps: [] }));
@@ -72,6 +73,7 @@ afterAll(async () => {
   await chromium?.close();
   expect(await serve?.stop()).toBe(0);
   fs.rmSync(home, { recursive: true, force: true });
+  fs.rmSync(extra, { recursive: true, force: true });
 });
 
 describe('the UI in Chromium against chatos serve', () => {

@@ -1,11 +1,11 @@
 import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHost } from '../../../src/core/host.js';
 import { ProblemSchema, type Problem } from '../../../src/shared/problems.js';
-import { tempDir } from '../../helpers/tempDir.js';
 
 /**
  * Property: whatever a plugin.json holds, a scan of it through the real
@@ -153,7 +153,8 @@ function exists(root: unknown, segments: readonly Segment[]): boolean {
   return true;
 }
 
-const home = tempDir('chatos-fuzz-');
+// The file's own folder, not tempDir(): that one goes after the first test, and every scan below needs it.
+const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-fuzz-'));
 const extra = path.join(home, 'extra');
 fs.mkdirSync(extra, { recursive: true });
 const host = createHost({
@@ -165,7 +166,10 @@ const host = createHost({
   sessionRoot: home,
   projectRoot: home,
 });
-afterAll(() => host.dispose());
+afterAll(() => {
+  host.dispose();
+  fs.rmSync(home, { recursive: true, force: true });
+});
 
 let run = 0;
 /** Writes one plugin folder (a fresh one each run, the last one removed) and scans every root, as the host does. */

@@ -29,6 +29,10 @@ import { atMost, check, info, type BenchRow, type BenchSection } from './section
  * this 2-core machine at load 4-9): 53 minutes for a million at load 3-20
  * (docs/rules/knowledge.md has the figures). The baseline is then timed on fewer queries and recall checked
  * on fewer (knowledgeScaleChild.ts): each of theirs scans every vector.
+ *
+ * `CHATOS_BENCH_KB_HOME=<folder>` builds both stores there and keeps them;
+ * a later run with the same folder (and size) measures them again without
+ * the hour of building, e.g. after a change to how the store opens.
  */
 
 const CHUNKS = Number(process.env.CHATOS_BENCH_KB_CHUNKS ?? 100_000);
@@ -110,19 +114,30 @@ interface ChildFigures {
 }
 
 export async function runKnowledgeScaleBench(): Promise<BenchSection> {
-  const home = fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bench-kb-scale-'));
+  const kept = process.env.CHATOS_BENCH_KB_HOME;
+  const home = kept ? path.resolve(kept) : fs.mkdtempSync(path.join(os.tmpdir(), 'chatos-bench-kb-scale-'));
+  const built = kept !== undefined && fs.existsSync(path.join(home, 'built.json'));
   const server = await embeddingServer();
   const rows: BenchRow[] = [];
   try {
     const dir = path.join(home, 'knowledge');
-    const service = serviceOn(dir, server.url);
-    await service.create({ id: 'scale', name: 'Scale', embeddingModel: 'embed', chunkSize: 400, chunkOverlap: 0 });
-    service.dispose();
-    const buildMs = buildStore(path.join(dir, 'scale'));
-    rows.push(info(`build ${CHUNKS} chunks × ${DIMENSIONS} dims into the store (transactions of ${PER_DOCUMENT}, graph folds included)`, buildMs / 1000, 's'));
     const baselineFile = path.join(home, 'baseline.sqlite');
-    const baselineBuildMs = buildBaseline(baselineFile);
-    rows.push(info('build the same rows into the baseline (FTS5 + sqlite-vec)', baselineBuildMs / 1000, 's'));
+    if (built) {
+      const was = JSON.parse(fs.readFileSync(path.join(home, 'built.json'), 'utf8')) as { chunks: number; buildMs: number; baselineBuildMs: number };
+      check(was.chunks === CHUNKS, `${home} holds ${was.chunks} chunks, not ${CHUNKS}: set CHATOS_BENCH_KB_CHUNKS=${was.chunks} or use another folder`);
+      rows.push(info(`build ${CHUNKS} chunks into the store: kept from an earlier run in ${home}`, was.buildMs / 1000, 's'));
+      rows.push(info('build the same rows into the baseline: kept', was.baselineBuildMs / 1000, 's'));
+    } else {
+      fs.mkdirSync(home, { recursive: true });
+      const service = serviceOn(dir, server.url);
+      await service.create({ id: 'scale', name: 'Scale', embeddingModel: 'embed', chunkSize: 400, chunkOverlap: 0 });
+      service.dispose();
+      const buildMs = buildStore(path.join(dir, 'scale'));
+      rows.push(info(`build ${CHUNKS} chunks × ${DIMENSIONS} dims into the store (transactions of ${PER_DOCUMENT}, graph folds included)`, buildMs / 1000, 's'));
+      const baselineBuildMs = buildBaseline(baselineFile);
+      rows.push(info('build the same rows into the baseline (FTS5 + sqlite-vec)', baselineBuildMs / 1000, 's'));
+      if (kept) fs.writeFileSync(path.join(home, 'built.json'), JSON.stringify({ chunks: CHUNKS, buildMs, baselineBuildMs }));
+    }
     const storeBytes = fs.readdirSync(path.join(dir, 'scale')).reduce((sum, f) => sum + fs.statSync(path.join(dir, 'scale', f)).size, 0);
     rows.push(info('store on disk (SQLite file, WAL and graph file)', storeBytes / MiB, 'MiB'));
 
@@ -146,7 +161,7 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     rows.push(ratio(`memory, RSS (baseline ${base.rssMiB.toFixed(0)} MiB)`, ours.rssMiB, base.rssMiB));
   } finally {
     await server.close();
-    fs.rmSync(home, { recursive: true, force: true });
+    if (!kept) fs.rmSync(home, { recursive: true, force: true });
   }
   return {
     title: `knowledge bases at ${CHUNKS} chunks`,

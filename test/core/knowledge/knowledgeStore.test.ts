@@ -217,10 +217,17 @@ describe('a store written before graph nodes were keyed by vector', () => {
     const store = KnowledgeStore.open(folder, 'old');
     try {
       expect(fs.readdirSync(folder).filter((f) => f.endsWith('.usearch'))).toEqual([]);
+      // The graph is approximate and built on every core, in an order that varies from run to run: an exact top 5
+      // for each of 20 queries missed one row in one run of 25. So each query finds its own row first (a score of 1),
+      // and the graph's top 5 hold nearly all of the exact scan's.
+      let found = 0;
       for (const query of vectors.slice(0, 20)) {
         const nearest = store.nearest(Float32Array.from(query), 5);
-        expect(nearest.map((n) => n.seq)).toEqual(store.exactNearest(Float32Array.from(query), 5).map((n) => n.seq));
+        const exact = store.exactNearest(Float32Array.from(query), 5);
+        expect(nearest[0]!.seq).toBe(exact[0]!.seq);
+        found += exact.filter((e) => nearest.some((n) => n.seq === e.seq)).length;
       }
+      expect(found).toBeGreaterThanOrEqual(95);
       expect(fs.readdirSync(folder).filter((f) => f.startsWith('ann-1-'))).toHaveLength(1);
     } finally {
       store.close();

@@ -7,6 +7,7 @@ import { refuseFollowedStore, refuseOddStoreFiles } from './regularStoreFiles.js
 import { storeFailure } from './storeFailure.js';
 import { GraphFileChanged, normalize, removeGraphs, vectorKey, VectorIndex, type KeyedRow, type Nearest } from './vectorIndex.js';
 import { createWordTokenizer } from './wordTokenizer.js';
+import { bestByWords, type WordRow } from './wordSearch.js';
 
 const FORMAT = 'chatos-knowledge-sqlite/1';
 /**
@@ -462,17 +463,11 @@ export class KnowledgeStore {
     return best;
   }
 
-  /** The best `limit` chunks by BM25 (FTS5's bm25() is lower for better: negated), best first. */
-  private textHits(query: string, limit: number): { seq: number; score: number }[] {
+  /** The best `limit` chunks by BM25, best first (wordSearch.ts). */
+  private textHits(query: string, limit: number): WordRow[] {
     const words = [...new Set(tokenize(query))];
     if (words.length === 0) return [];
-    const match = words.map((w) => `"${w.replaceAll('"', '""')}"`).join(' OR ');
-    return this.guarded(() =>
-      (this.sql('SELECT rowid AS seq, bm25(words) AS rank FROM words WHERE words MATCH ? ORDER BY rank LIMIT ?').all(match, limit) as { seq: number; rank: number }[]).map((r) => ({
-        seq: Number(r.seq),
-        score: -r.rank,
-      })),
-    );
+    return this.guarded(() => bestByWords((text) => this.sql(text), words, limit));
   }
 
   private hit(seq: number, score: number): SearchHit[] {

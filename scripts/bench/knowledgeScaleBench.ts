@@ -37,7 +37,14 @@ import { atMost, check, info, type BenchRow, type BenchSection } from './section
 
 const CHUNKS = Number(process.env.CHATOS_BENCH_KB_CHUNKS ?? 100_000);
 const PER_DOCUMENT = 1000;
-const TARGETS = { searchP95: CHUNKS > 100_000 ? 100 : 50, addMsPerMiB: 500, openMs: 200, memoryMiB: CHUNKS > 100_000 ? 8192 : 300 };
+/**
+ * Issue 44's targets: at 100,000 chunks p95 ≤ 50 ms, add ≤ 500 ms a MB, open ≤ 200 ms, memory ≤ 300 MB; past that,
+ * a million "builds, opens and searches (p95 ≤ 100 ms) on this machine within 8 GB". So at a million, open and add
+ * are shown, not held to the 100,000 targets, and the building process's peak is held to 8 GB as the opener's is.
+ */
+const LARGE = CHUNKS > 100_000;
+const TARGETS = { searchP95: LARGE ? 100 : 50, addMsPerMiB: LARGE ? undefined : 500, openMs: LARGE ? undefined : 200, memoryMiB: LARGE ? 8192 : 300 };
+const held = (name: string, value: number, unit: string, target: number | undefined) => (target === undefined ? info(name, value, unit) : atMost(name, value, unit, target));
 const MiB = 1024 * 1024;
 
 /** One document's chunks (about 55 words each) and their vectors, the same for the store and the baseline. */
@@ -123,10 +130,11 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     const dir = path.join(home, 'knowledge');
     const baselineFile = path.join(home, 'baseline.sqlite');
     if (built) {
-      const was = JSON.parse(fs.readFileSync(path.join(home, 'built.json'), 'utf8')) as { chunks: number; buildMs: number; baselineBuildMs: number };
+      const was = JSON.parse(fs.readFileSync(path.join(home, 'built.json'), 'utf8')) as { chunks: number; buildMs: number; baselineBuildMs: number; peakMiB?: number };
       check(was.chunks === CHUNKS, `${home} holds ${was.chunks} chunks, not ${CHUNKS}: set CHATOS_BENCH_KB_CHUNKS=${was.chunks} or use another folder`);
       rows.push(info(`build ${CHUNKS} chunks into the store: kept from an earlier run in ${home}`, was.buildMs / 1000, 's'));
       rows.push(info('build the same rows into the baseline: kept', was.baselineBuildMs / 1000, 's'));
+      if (was.peakMiB !== undefined) rows.push(held('peak RSS of the process that built both (kept)', was.peakMiB, 'MiB', LARGE ? TARGETS.memoryMiB : undefined));
     } else {
       fs.mkdirSync(home, { recursive: true });
       const service = serviceOn(dir, server.url);
@@ -136,7 +144,10 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
       rows.push(info(`build ${CHUNKS} chunks × ${DIMENSIONS} dims into the store (transactions of ${PER_DOCUMENT}, graph folds included)`, buildMs / 1000, 's'));
       const baselineBuildMs = buildBaseline(baselineFile);
       rows.push(info('build the same rows into the baseline (FTS5 + sqlite-vec)', baselineBuildMs / 1000, 's'));
-      if (kept) fs.writeFileSync(path.join(home, 'built.json'), JSON.stringify({ chunks: CHUNKS, buildMs, baselineBuildMs }));
+      // This process's peak so far: the builds, and whatever bench sections ran before this one (so at least theirs).
+      const peakMiB = process.resourceUsage().maxRSS / 1024;
+      rows.push(held('peak RSS of the process that built both', peakMiB, 'MiB', LARGE ? TARGETS.memoryMiB : undefined));
+      if (kept) fs.writeFileSync(path.join(home, 'built.json'), JSON.stringify({ chunks: CHUNKS, buildMs, baselineBuildMs, peakMiB }));
     }
     const storeBytes = fs.readdirSync(path.join(dir, 'scale')).reduce((sum, f) => sum + fs.statSync(path.join(dir, 'scale', f)).size, 0);
     rows.push(info('store on disk (SQLite file, WAL and graph file)', storeBytes / MiB, 'MiB'));
@@ -147,9 +158,9 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     check(ours.recall !== undefined, 'the store child measured no recall');
     rows.push(atMost(`hybrid search, ${CHUNKS} chunks: p95 (query embedded by the local server)`, ours.p95, 'ms', TARGETS.searchP95));
     rows.push(info('hybrid search: median', ours.p50, 'ms'));
-    rows.push(atMost(`add ${ours.addMiB.toFixed(2)} MB: the store's part, per MB (after its vectors came back)`, ours.addStoreMs / ours.addMiB, 'ms', TARGETS.addMsPerMiB));
+    rows.push(held(`add ${ours.addMiB.toFixed(2)} MB: the store's part, per MB (after its vectors came back)`, ours.addStoreMs / ours.addMiB, 'ms', TARGETS.addMsPerMiB));
     rows.push(info('add that MB in all (read, cut, embed by the local server, store)', ours.addMs, 'ms'));
-    rows.push(atMost('open the base (settings, store, graph mapped, tail read)', ours.openMs, 'ms', TARGETS.openMs));
+    rows.push(held('open the base (settings, store, graph mapped, tail read)', ours.openMs, 'ms', TARGETS.openMs));
     rows.push(atMost('memory of a process that opened it and searched (RSS)', ours.rssMiB, 'MiB', TARGETS.memoryMiB));
     rows.push(info("of which the graph file's pages (mapped, touched by the searches)", ours.graphMiB ?? 0, 'MiB'));
     rows.push(atMost('recall@10 of the vector side against an exact scan (at least)', -ours.recall!, '(negated)', -0.95));

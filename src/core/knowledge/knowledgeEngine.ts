@@ -21,7 +21,8 @@ export interface KnowledgeEngine {
   files(): Promise<{ file: string; chunks: number }[]>;
   page(file: string | undefined, offset: number, limit: number): Promise<{ total: number; chunks: Chunk[] }>;
   chunkCounts(names: Iterable<string>): Promise<Map<string, number>>;
-  write(change: StoreChange): Promise<void>;
+  /** Returns notes for the user about a change that was saved (the embedded store's search graph could not be written). */
+  write(change: StoreChange): Promise<string[]>;
   /** Every chunk's vector replaced (a new model) or removed (none), in one transaction. */
   replaceVectors(embeddedWith: KnowledgeBase['embeddedWith'], vectors?: ReadonlyMap<string, readonly number[]>): Promise<void>;
   search(query: string, limit: number, vector?: readonly number[]): Promise<SearchHit[]>;

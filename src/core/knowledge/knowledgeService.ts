@@ -326,15 +326,17 @@ export class KnowledgeService {
         );
       // Chunks per name before this change.
       const before = await store.chunkCounts(lastOf.keys());
-      await store.write({ files: [...lastOf.keys()], chunks, ...(vectors ? { vectors, embeddedWith } : {}) });
+      const saved = await store.write({ files: [...lastOf.keys()], chunks, ...(vectors ? { vectors, embeddedWith } : {}) });
       this.commit(await this.touched({ ...base, embeddedWith }, store), store);
       return documents.map((document, i) => {
+        // The store's notes are about the whole change: told once, with the first document.
+        const notes = [...document.notes, ...(i === 0 ? saved : [])];
         const result: AddResult = {
           file: document.name,
           chunks: cut[i]!.length,
           replaced: before.get(document.name) ?? 0,
           embedded: vectors !== undefined,
-          ...(document.notes.length ? { notes: document.notes } : {}),
+          ...(notes.length ? { notes } : {}),
         };
         before.set(document.name, cut[i]!.length);
         return result;

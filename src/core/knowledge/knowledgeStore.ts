@@ -255,7 +255,7 @@ export class KnowledgeStore {
    * length refuses the whole change. After the commit the new vectors join
    * the search's tail, folded into the graph when due (VectorIndex.due).
    */
-  write(change: StoreChange): void {
+  write(change: StoreChange): string[] {
     const dimensions = change.embeddedWith?.dimensions ?? this.vectorDimensions;
     const chunks = change.chunks ?? [];
     if (change.vectors) {
@@ -307,14 +307,24 @@ export class KnowledgeStore {
         this.setMeta('dimensions', change.embeddedWith ? String(change.embeddedWith.dimensions) : null);
       }
     }, true);
+    // Committed: from here on the change is saved, whatever becomes of the graph file.
     // Not open yet: opening reads the rows after the graph, these among them.
     if (!this.vectors || this.vectors.dimensions !== dimensions) {
-      this.vectorIndex();
-      return;
+      const held = this.vectorDimensions;
+      return held ? this.notes(this.openVectors(held)) : [];
     }
     if (gone.size) this.vectors.forget(gone);
     if (added.length) this.vectors.append(added);
-    if (this.vectors.due) this.fold();
+    return this.vectors.due ? this.notes(this.fold()) : [];
+  }
+
+  /** A fold's failure after a saved change, as a note for the user: the change stands, the graph waits for room. */
+  private notes(unwritten: string | undefined): string[] {
+    if (unwritten === undefined) return [];
+    return [
+      `knowledge base "${this.name}": the change was saved, but its search graph could not be written (${unwritten}); ` +
+        'searches compare the newest rows one by one until a later add writes it (free some space on that disk if it is full)',
+    ];
   }
 
   /** Removes chunks matching `where` (one bound value): their words, counts and rows; returns the keys of their vectors. */
@@ -367,8 +377,11 @@ export class KnowledgeStore {
     return this.vectors;
   }
 
-  /** Opens the vector side; `again`: after a fold found its graph file changed (fold). */
-  private openVectors(dimensions: number, again = false): void {
+  /**
+   * Opens the vector side, and folds if due; returns why the graph could not be written, if it could not.
+   * `again`: after a fold found its graph file changed; `fold`: false after a fold failed, so it is not tried again at once.
+   */
+  private openVectors(dimensions: number, again = false, fold = true): string | undefined {
     const tail = this.bigSql('SELECT seq, vkey, vector FROM chunks WHERE seq > ? AND vector IS NOT NULL ORDER BY seq');
     this.vectors = this.guarded(() =>
       VectorIndex.open(this.folder, dimensions, this.epoch, function* (after) {
@@ -376,28 +389,32 @@ export class KnowledgeStore {
       }),
     );
     // A graph missing or broken on a large base: rebuilt now rather than scanning every row on each search.
-    if (this.vectors.due) this.fold(again);
+    return fold && this.vectors.due ? this.fold(again) : undefined;
   }
 
   /**
    * The tail into a new graph file, and the rows removed since out of it (under the base's lock, or after a rebuild
    * nobody else can do differently). A graph file that changed since it was opened is not read: the index is opened
    * again, once, which passes over a file that fails its checks and builds the graph from the store's rows.
+   *
+   * A fold that fails (a full disk while the file is saved) fails nothing the store holds: the rows are committed, and
+   * the index is read from the files again (its graph in memory may be ahead of its file), the rows after the graph
+   * searched one by one until a later fold. Returns why, for the user; a search that opened the base goes on.
    */
-  private fold(reopened = false): void {
+  private fold(reopened = false): string | undefined {
     const vectors = this.vectors;
-    if (!vectors) return;
+    if (!vectors) return undefined;
     const dropped = this.guarded(() => (this.bigSql('SELECT seq FROM graph_dropped').all() as { seq: bigint }[]).map((r) => r.seq));
     try {
-      this.guarded(() => vectors.fold(dropped));
+      vectors.fold(dropped);
     } catch (error) {
-      // Its graph may hold rows its file does not (a disk full while saving): read from the files again on next use.
       this.vectors = null;
-      if (!(error instanceof GraphFileChanged) || reopened) throw error;
-      this.openVectors(vectors.dimensions, true);
-      return;
+      if (error instanceof GraphFileChanged && !reopened) return this.openVectors(vectors.dimensions, true);
+      this.openVectors(vectors.dimensions, true, false);
+      return (error as Error).message;
     }
     if (dropped.length) this.guarded(() => this.sql('DELETE FROM graph_dropped').run());
+    return undefined;
   }
 
   /** Builds the vector side now (after a migration or a re-embed), rather than on the first search. */

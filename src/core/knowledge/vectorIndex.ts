@@ -283,8 +283,14 @@ export class VectorIndex {
     const n = this.tailKeys.length;
     if (n) graph.add(BigUint64Array.from(this.tailKeys), toGraphRows(this.tailRows.subarray(0, n * this.dimensions), this.dimensions));
     const temporary = `${target}.${process.pid}.tmp`;
-    graph.save(temporary);
-    fs.renameSync(temporary, target);
+    try {
+      graph.save(temporary);
+      fs.renameSync(temporary, target);
+    } catch (error) {
+      // A save cut short by a full disk: its part would keep the space the next fold needs.
+      fs.rmSync(temporary, { force: true });
+      throw diskFull(this.folder) ?? error;
+    }
     for (const old of graphFiles(this.folder)) if (old.name !== path.basename(target)) fs.rmSync(path.join(this.folder, old.name), { force: true });
     this.upto = upto;
     this.tailKeys = [];
@@ -309,6 +315,16 @@ export class VectorIndex {
       this.loaded = true;
     }
     return this.graph;
+  }
+}
+
+/** usearch says only "Failed to serialize into stream" when its file cannot be written: the disk's free space says why. */
+function diskFull(folder: string): Error | undefined {
+  try {
+    const disk = fs.statfsSync(folder);
+    return disk.bavail * disk.bsize < 1024 * 1024 ? new Error(`the disk holding ${folder} is full`) : undefined;
+  } catch {
+    return undefined;
   }
 }
 

@@ -144,6 +144,51 @@ describe('bad input to a base in its store', () => {
     expect((await host.knowledge.search(full.id, 'ladybugs')).hits[0]!.file).toBe('guide.md');
   });
 
+  it('a disk that fills before the search graph is written keeps the saved change, says so once, and searches it; the graph is written once there is room', () => {
+    const disk = smallDisk(8 * MiB);
+    unmounts.push(disk.unmount);
+    const folder = path.join(disk.dir, 'kb');
+    fs.mkdirSync(folder);
+    const random = seededRandom();
+    const vectors = Array.from({ length: 4400 }, () => Array.from({ length: 8 }, () => random() - 0.5));
+    const rows = (from: number, to: number) => ({
+      chunks: Array.from({ length: to - from }, (_, i) => ({ id: `c${from + i}`, file: `f${from}.md`, position: i, start: 0, end: 5, heading: '', text: `row${from + i} words` })),
+      vectors: vectors.slice(from, to),
+      embeddedWith: { model: 'm', dimensions: 8 },
+    });
+    const store = KnowledgeStore.open(folder, 'full');
+    try {
+      // Below FOLD_AT (4,096): no graph yet. Then a disk with room for the rows but not for a graph of them (~1.2 MB).
+      expect(store.write(rows(0, 4000))).toEqual([]);
+      const filler = fillDisk(disk.dir, 512 * 1024);
+      const notes = store.write(rows(4000, 4200));
+      expect(notes).toHaveLength(1);
+      expect(notes[0]).toBe(
+        `knowledge base "full": the change was saved, but its search graph could not be written (the disk holding ${folder} is full); ` +
+          'searches compare the newest rows one by one until a later add writes it (free some space on that disk if it is full)',
+      );
+      expect(fs.readdirSync(folder).filter((f) => f.includes('.usearch'))).toEqual([]);
+      // Saved and found, by its words and by its vector.
+      expect(store.counts().chunks).toBe(4200);
+      expect(store.search('row4150', 1)[0]!.id).toBe('c4150');
+      expect(store.nearest(Float32Array.from(vectors[4150]!), 1)[0]!.seq).toBe(store.exactNearest(Float32Array.from(vectors[4150]!), 1)[0]!.seq);
+      store.close();
+      // Opened again on the full disk: the fold due at open fails the same way, and the search goes on.
+      const again = KnowledgeStore.open(folder, 'full');
+      try {
+        expect(again.search('row4199', 1, vectors[4199])[0]!.id).toBe('c4199');
+        fs.rmSync(filler);
+        expect(again.write(rows(4200, 4201))).toEqual([]);
+        expect(fs.readdirSync(folder).filter((f) => f.includes('.usearch'))).toEqual(['ann-0-4201.usearch']);
+        expect(again.search('row4150', 1, vectors[4150])[0]!.id).toBe('c4150');
+      } finally {
+        again.close();
+      }
+    } finally {
+      store.close();
+    }
+  });
+
   it('a damaged store is a problem naming the base and the fix; other bases are unaffected', async () => {
     const home = tempDir('chatos-kb-home-');
     const host = await startedHost(home);

@@ -217,8 +217,8 @@ export class PostgresEngine implements KnowledgeEngine {
    * them now: another machine may have written since) before anything is
    * written, so a vector of another length refuses the whole change.
    */
-  write(change: StoreChange): Promise<void> {
-    return this.transaction(async (client) => {
+  async write(change: StoreChange): Promise<string[]> {
+    await this.transaction(async (client) => {
       const held = await this.embeddedWithOn(client);
       const dimensions = change.embeddedWith?.dimensions ?? held?.dimensions ?? null;
       const chunks = change.chunks ?? [];
@@ -273,6 +273,7 @@ export class PostgresEngine implements KnowledgeEngine {
       await this.addStats(client, rows, terms);
       if (change.embeddedWith !== undefined) await this.setModel(client, change.embeddedWith);
     }, true);
+    return [];
   }
 
   private async addStats(client: pg.PoolClient, rows: number, terms: number): Promise<void> {

@@ -16,8 +16,11 @@ import { afterAll, beforeAll } from 'vitest';
  */
 
 const WORKER_FOLDER = 'CHATOS_TEST_WORKER_TMP';
-/** Kept from file to file: the CLI's compile cache (bin/chatos.js, module.enableCompileCache, in os.tmpdir()). */
-const SHARED = new Set(['node-compile-cache']);
+/**
+ * Caches kept from file to file, made in os.tmpdir() by what the tests run: the CLI's compile cache (bin/chatos.js,
+ * module.enableCompileCache), and jiti's (electron-builder loads its TypeScript config with it: the packaging check).
+ */
+const SHARED = new Set(['node-compile-cache', 'jiti']);
 
 function workerFolder(): string {
   // Marked with this process's pid: a test that runs vitest itself hands its worker's environment down.

@@ -26,8 +26,8 @@ import { atMost, check, info, type BenchRow, type BenchSection } from './section
  * million chunks (not part of the default run's targets, which are for
  * 100,000). The store's build is most of it: inserting into the graph grows
  * with its size (5,000 rows took 1 s at 100,000, 7-18 s near a million, on
- * this 2-core machine at load 4-9): 53 minutes for a million at load 3-20
- * (docs/rules/knowledge.md has the figures). The baseline is then timed on fewer queries and recall checked
+ * this 2-core machine at load 4-9): 29 minutes for a million on a quiet
+ * machine, 53 at load 3-20 (docs/rules/knowledge.md has the figures). The baseline is then timed on fewer queries and recall checked
  * on fewer (knowledgeScaleChild.ts): each of theirs scans every vector.
  *
  * `CHATOS_BENCH_KB_HOME=<folder>` builds both stores there and keeps them;

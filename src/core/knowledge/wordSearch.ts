@@ -24,6 +24,8 @@ import type { StatementSync } from 'node:sqlite';
 /** FTS5's bm25() (fts5_aux.c): k1, and the floor it gives an idf that would be zero or less. */
 const K1 = 1.2;
 const IDF_FLOOR = 1e-6;
+/** Queries of more words run plain. */
+const MOST_WORDS = 12;
 
 export interface SplitTuning {
   /** A word in at least this share of the rows is common. */
@@ -61,7 +63,8 @@ export interface Split {
 
 /** The rare and the common words of a query; undefined: no split worth making. */
 export function splitWords(prepare: Prepare, words: readonly string[], tuning: SplitTuning = TUNING): Split | undefined {
-  if (words.length < 2) return undefined;
+  // A long query (an agent may pass a paragraph) would count each word's rows first: the plain query reads them once.
+  if (words.length < 2 || words.length > MOST_WORDS) return undefined;
   // At least the number of rows (seq numbers them from 1, none twice): an idf from it is at least bm25()'s.
   const rows = Number((prepare('SELECT max(seq) AS n FROM chunks').get() as { n: number | null }).n ?? 0);
   const count = prepare('SELECT count(*) AS n FROM words WHERE words MATCH ?');

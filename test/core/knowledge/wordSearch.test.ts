@@ -85,9 +85,13 @@ describe('a word search that skips rows of only common words', () => {
     expect(commonOnly.score).toBeGreaterThan(split.most / 4);
   });
 
-  it('does not split one word, words all common, or common words in too few rows', () => {
+  it('does not split one word, more than 12, words all common, or common words in too few rows', () => {
     expect(splitWords(prepare, ['heron'], SPLIT_SMALL)).toBeUndefined();
     expect(splitWords(prepare, ['garden', 'water'], SPLIT_SMALL)).toBeUndefined();
     expect(splitWords(prepare, ['heron', 'garden'], { commonShare: 0.05, worthSplitting: ROWS })).toBeUndefined();
+    // A query of many words (an agent's paragraph) runs plain rather than counting each word's rows first.
+    const many = [...Array.from({ length: 11 }, (_, i) => `filler${i}`), 'heron', 'garden'];
+    expect(splitWords(prepare, many.slice(1), SPLIT_SMALL)).toBeDefined();
+    expect(splitWords(prepare, many, SPLIT_SMALL)).toBeUndefined();
   });
 });

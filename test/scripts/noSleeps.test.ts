@@ -32,6 +32,11 @@ const RULES: Rule[] = [
     fix: 'count the work (calls, bytes, regex runs), or time it in npm run bench (scripts/bench/)',
   },
   { what: 'unseeded randomness', pattern: /\bMath\.random\(\)/, fix: 'seededRandom() (test/helpers/seededRandom.ts): a failure prints its seed and CHATOS_SEED replays it' },
+  {
+    what: "a pointer click on a button of the chat's list",
+    pattern: /getByTestId\(['"`](?:tool-call-toggle|call-cancel|confirm-[a-z-]+|message-[a-z-]+|sibling-[a-z]+|result-[a-z-]+)['"`]\)\.click\(\)/,
+    fix: "press('Enter'): the list moves rows between a pointer's press and its release (docs/contributing/testing.md)",
+  },
 ];
 
 /**
@@ -51,6 +56,11 @@ const ALLOWED: Allowed[] = [
   { file: 'test/helpers/providerServer.ts', text: 'setTimeout(resolve, options.delayMs)', why: 'the same, for a replayed recording' },
   { file: 'test/core/store/crashSafety.test.ts', text: "from 'node:timers/promises'", why: "the kill's random moment (seeded) is the test's input, not a wait for something" },
   { file: 'test/core/elicitation/elicitationTasks.test.ts', text: 'setTimeout(resolve, 100)', why: "inside a fixture server's source: the server polls tasks/get, as the protocol has it" },
+  { file: 'test/ui/ui.browser.test.ts', text: "page.getByTestId('confirm-approve').click()", why: "the Playground's confirmation, not in the chat's list" },
+  { file: 'test/ui/zhMode.browser.test.ts', text: "card.getByTestId('confirm-decline').click()", why: "the Playground's confirmation, not in the chat's list" },
+  { file: 'test/ui/elicitation.browser.test.ts', text: "page.getByTestId('call-cancel').click()", why: "the Playground's cancel, not in the chat's list" },
+  { file: 'test/ui/longCalls.browser.test.ts', text: "page.getByTestId('call-cancel').click()", why: "the Playground's cancel, not in the chat's list" },
+  { file: 'test/ui/resources.browser.test.ts', text: "link.getByTestId('result-resource-open').click()", why: "a link in the Playground's result, not in the chat's list" },
   { file: 'test/runner/timingReporter.ts', text: 'Date.now() - this.started', why: "the reporter that writes the suite's wall time (test-output/timings-*.json), not a test" },
 ];
 
@@ -117,6 +127,7 @@ describe('tests that never flake', () => {
       'expect(Date.now() - before).toBeLessThan(15_000);',
       'const old = new Date(Date.now() - 60_000); // an old time stamp, not a measurement',
       'const pick = Math.floor(Math.random() * 3);',
+      "await card.getByTestId('confirm-approve').click();",
     ];
     fs.writeFileSync(path.join(root, 'test', 'core', 'new.test.ts'), lines.join('\n'));
     // Fixture servers simulate slow peers: never read.
@@ -131,6 +142,7 @@ describe('tests that never flake', () => {
       'test/core/new.test.ts:8: a wall-clock measurement: const took = performance.now() - started;',
       'test/core/new.test.ts:9: a wall-clock measurement: expect(Date.now() - before).toBeLessThan(15_000);',
       'test/core/new.test.ts:11: unseeded randomness: const pick = Math.floor(Math.random() * 3);',
+      "test/core/new.test.ts:12: a pointer click on a button of the chat's list: await card.getByTestId('confirm-approve').click();",
       `${SELF}: the allowance for test/helpers/gone.ts ("setTimeout(resolve") matches no line: delete it`,
     ]);
     expect(found[0]).toContain('fix: await the event or ready signal');

@@ -236,9 +236,9 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await page.getByTestId('nav-chat').click();
     await page.getByTestId(`conversation-${conversationAsking}`).click();
     await asking('da').waitFor({ timeout: 30_000 });
-    await asking('da').getByTestId('confirm-approve-always').click();
+    await asking('da').getByTestId('confirm-approve-always').press('Enter');
     await page.locator('[data-testid="tool-call-da"][data-status="ok"]').waitFor({ timeout: 30_000 });
-    await asking('db').getByTestId('confirm-decline').click();
+    await asking('db').getByTestId('confirm-decline').press('Enter');
     await page.locator('[data-testid="tool-call-db"][data-status="declined"]').waitFor({ timeout: 30_000 });
     await expect.poll(phase).toBe('done');
     expect(await page.getByTestId('tool-call-question').count()).toBe(0);
@@ -323,18 +323,18 @@ describe('the Chat page', { timeout: 120_000 }, () => {
 
   it('regenerates the last answer and edits a sent message, each as a branch beside the old one', async () => {
     provider.enqueue({ kind: 'reply', text: 'A second telling.' });
-    await page.getByTestId('message-regenerate').click();
+    await page.getByTestId('message-regenerate').press('Enter');
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A second telling.' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('sibling-nav').last().textContent()).toContain('/ 3');
 
     provider.enqueue({ kind: 'reply', text: 'A short one, then.' });
     const lastUser = page.getByTestId('message-user').last();
-    await lastUser.getByTestId('message-edit').click();
+    await lastUser.getByTestId('message-edit').press('Enter');
     await lastUser.getByTestId('message-edit-input').fill('Tell me a short story');
-    await lastUser.getByTestId('message-edit-save').click();
+    await lastUser.getByTestId('message-edit-save').press('Enter');
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'A short one, then.' }).waitFor({ timeout: 30_000 });
     await expect.poll(() => page.getByTestId('message-user').last().getByTestId('sibling-nav').textContent()).toContain('2 / 2');
-    await page.getByTestId('message-user').last().getByTestId('sibling-previous').click();
+    await page.getByTestId('message-user').last().getByTestId('sibling-previous').press('Enter');
     await expect.poll(() => page.getByTestId('message-user').last().textContent()).toContain('Tell me a long story');
     expect(lastRequest().messages.at(-1)).toMatchObject({ role: 'user', content: 'Tell me a short story' });
   });

@@ -122,7 +122,7 @@ describe('reasoning and trouble on the Chat page', { timeout: 180_000 }, () => {
     await screenshot(page, 'reasoning-05-cut');
     provider.enqueue({ kind: 'reply', text: ' 220 °C, then knead the dough.' });
     const before = provider.requests.length;
-    await cut.getByTestId('message-continue').click();
+    await cut.getByTestId('message-continue').press('Enter');
     await expect.poll(() => lastAnswer().textContent(), { timeout: 30_000 }).toContain('220 °C, then knead the dough.');
     expect(provider.requests[before]!.body.messages.at(-1).content).toMatch(/^Your previous answer was cut off/);
     // Continue is offered on the cut answer only while it is the last one.

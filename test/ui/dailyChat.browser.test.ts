@@ -134,7 +134,7 @@ describe('the chat, used daily', { timeout: 120_000 }, () => {
     await announced.click();
     await expect.poll(() => inViewUncovered('[data-testid="tool-call-dz1"] [data-testid="tool-call-question"]')).toEqual({ inView: true, covered: false });
     await screenshot(page, 'daily-chat-02-approval-in-view');
-    await confirmation.getByTestId('confirm-approve').click();
+    await confirmation.getByTestId('confirm-approve').press('Enter');
     await expect.poll(phase, { timeout: 30_000 }).toBe('done');
   });
 

@@ -140,7 +140,7 @@ describe('MCP Apps in the chat', () => {
     await ask.waitFor({ timeout: 20_000 });
     expect(await frame.getByTestId('shop-order-result').textContent()).toBe('asking');
     await screenshot(page, 'mcp-apps-02-confirmation');
-    await ask.getByTestId('confirm-item-approve').click();
+    await ask.getByTestId('confirm-item-approve').press('Enter');
     await frame.getByTestId('shop-order-result').filter({ hasText: 'Ordered 2 apples.' }).waitFor({ timeout: 20_000 });
     await frame.getByTestId('shop-message-result').filter({ hasText: 'sent' }).waitFor({ timeout: 20_000 });
 
@@ -315,7 +315,7 @@ describe('MCP Apps in the chat', () => {
     const tag = message.getByTestId('message-app-context');
     expect(await tag.getByTestId('message-app-context-toggle').textContent()).toContain('Context from the app shop');
     expect(await tag.getByTestId('message-app-context-text').count()).toBe(0);
-    await tag.getByTestId('message-app-context-toggle').click();
+    await tag.getByTestId('message-app-context-toggle').press('Enter');
     await tag.getByTestId('message-app-context-text').waitFor();
     expect(await tag.getByTestId('message-app-context-text').textContent()).toContain('Cart: 2 apples.');
     await screenshot(page, 'mcp-apps-06-context-from-app');

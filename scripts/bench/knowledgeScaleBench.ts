@@ -39,8 +39,9 @@ const CHUNKS = Number(process.env.CHATOS_BENCH_KB_CHUNKS ?? 100_000);
 const PER_DOCUMENT = 1000;
 /**
  * Issue 44's targets: at 100,000 chunks p95 ≤ 50 ms, add ≤ 500 ms a MB, open ≤ 200 ms, memory ≤ 300 MB; past that,
- * a million "builds, opens and searches (p95 ≤ 100 ms) on this machine within 8 GB". So at a million, open and add
- * are shown, not held to the 100,000 targets, and the building process's peak is held to 8 GB as the opener's is.
+ * a million "builds, opens and searches (p95 ≤ 100 ms) on this machine within 8 GB", with recall reported. So at a
+ * million, open, add and recall are shown, not held to the 100,000 targets, and the building process's peak is held
+ * to 8 GB as the opener's is.
  */
 const LARGE = CHUNKS > 100_000;
 const TARGETS = { searchP95: LARGE ? 100 : 50, addMsPerMiB: LARGE ? undefined : 500, openMs: LARGE ? undefined : 200, memoryMiB: LARGE ? 8192 : 300 };
@@ -163,7 +164,10 @@ export async function runKnowledgeScaleBench(): Promise<BenchSection> {
     rows.push(held('open the base (settings, store, graph mapped, tail read)', ours.openMs, 'ms', TARGETS.openMs));
     rows.push(atMost('memory of a process that opened it and searched (RSS)', ours.rssMiB, 'MiB', TARGETS.memoryMiB));
     rows.push(info("of which the graph file's pages (mapped, touched by the searches)", ours.graphMiB ?? 0, 'MiB'));
-    rows.push(atMost('recall@10 of the vector side against an exact scan (at least)', -ours.recall!, '(negated)', -0.95));
+    // Held at 100,000 (0.99 there). At a million the issue asks only that it be reported: the graph's walk misses more
+    // there (0.95 on the child's 20 queries, 0.907 on 30 others; rescoring 128 or 256 candidates rather than 64 found
+    // the same rows), so a guard on 20 queries would pass or fail by which queries were drawn.
+    rows.push(held('recall@10 of the vector side against an exact scan (at least)', -ours.recall!, '(negated)', LARGE ? undefined : -0.95));
     const ratio = (name: string, a: number, b: number) => ({ ...info(name, a / b, '×'), group: 'ChatOS ÷ baseline (SQLite FTS5 + sqlite-vec, same rows, same run)' });
     rows.push(ratio(`hybrid p95 (baseline ${base.p95.toFixed(1)} ms)`, ours.p95, base.p95));
     rows.push(ratio(`hybrid median (baseline ${base.p50.toFixed(1)} ms)`, ours.p50, base.p50));

@@ -349,6 +349,8 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     // A second conversation, to search across and to delete.
     provider.enqueue({ kind: 'reply', text: 'Bananas are yellow.' });
     await page.getByTestId('chat-new').click();
+    // The new chat's pane, not the last conversation's composer still on screen: text typed there is lost when it goes.
+    await page.getByTestId('chat-new-pane').waitFor();
     await send('What colour are bananas?');
     await page.locator('[data-testid="message-assistant"]').filter({ hasText: 'Bananas are yellow.' }).waitFor({ timeout: 30_000 });
     const second = currentConversation();

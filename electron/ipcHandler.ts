@@ -22,6 +22,13 @@ export interface SenderFrame {
 
 export interface Sender {
   id: number;
+  /**
+   * Electron's WebContents events (a test's plain sender may have none): the page that asked goes away when its
+   * contents are destroyed (the window closed), its renderer process is gone, or its top frame starts loading another
+   * document (a reload). A view's iframe navigating, or the page's own hash route changing, is no such thing.
+   */
+  on?(event: string, listener: (...args: never[]) => void): unknown;
+  removeListener?(event: string, listener: (...args: never[]) => void): unknown;
 }
 
 export interface InvokeEvent {
@@ -56,11 +63,46 @@ export function createIpcHandler(options: IpcHandlerOptions): (event: InvokeEven
     if (!options.isOurFrame(event.senderFrame, event.sender)) {
       return { ok: false, error: { code: 'NOT_ALLOWED', message: `the HostApi answers only the ChatOS window; this message came from ${event.senderFrame?.url ?? 'a frame that is gone'}` } };
     }
+    const gone = senderGone(event.sender);
     try {
-      return await options.api.handle(payload);
+      return await options.api.handle(payload, { signal: gone.signal });
     } catch (error) {
       // handle() never throws by contract; if it does, the renderer still gets a reply, not a rejected invoke.
       return { ok: false, error: { code: 'FAILED', message: (error as Error).message } };
+    } finally {
+      gone.stopWatching();
     }
+  };
+}
+
+/** What a navigation event says about itself (Electron's `did-start-navigation` details). */
+interface NavigationDetails {
+  isMainFrame?: boolean;
+  isSameDocument?: boolean;
+}
+
+/**
+ * Aborts once the page that made a call can no longer take its answer, as `chatos serve` does when a request's
+ * connection closes (src/serve/apiRoute.ts): a view's long call made for it is cancelled, and its server is told.
+ * The listeners go when the call is answered, so a window making thousands of calls holds none of them.
+ */
+function senderGone(sender: Sender): { signal: AbortSignal; stopWatching(): void } {
+  const gone = new AbortController();
+  const abort = (why: string) => gone.abort(new Error(`the window that made this call ${why} before its answer`));
+  const destroyed = () => abort('was closed');
+  const crashed = () => abort('lost its renderer process');
+  const navigated = (details: NavigationDetails) => {
+    if (details?.isMainFrame === true && details.isSameDocument !== true) abort('loaded another page');
+  };
+  sender.on?.('destroyed', destroyed);
+  sender.on?.('render-process-gone', crashed);
+  sender.on?.('did-start-navigation', navigated);
+  return {
+    signal: gone.signal,
+    stopWatching() {
+      sender.removeListener?.('destroyed', destroyed);
+      sender.removeListener?.('render-process-gone', crashed);
+      sender.removeListener?.('did-start-navigation', navigated);
+    },
   };
 }

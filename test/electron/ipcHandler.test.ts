@@ -1,15 +1,23 @@
+import { EventEmitter } from 'node:events';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { electronFaceUrls } from '../../electron/appUrls.js';
 import { API_CHANNEL, createIpcHandler, EVENT_CHANNEL, mainFrameCheck, type InvokeEvent } from '../../electron/ipcHandler.js';
+import { createHostApiService } from '../../src/api/hostApiService.js';
 import type { HostApiService } from '../../src/api/types.js';
+import { internalsOf } from '../../src/core/modules/hostInternals.js';
+import { McpAppViews } from '../../src/pageHost/mcpAppViews.js';
 import { HostApiMethods } from '../../src/shared/hostApi.js';
+import { startChatWorld } from '../helpers/chatWorld.js';
+import { waitUntil } from '../helpers/gatewayHost.js';
 import { repoRoot } from '../helpers/tempDir.js';
 import { startTestDesktop } from './desktopFixture.js';
 
 const MAIN_ID = 7;
 const appFrame = { url: 'chatos://app/index.html#/agents', parent: null };
 const fromApp: InvokeEvent = { senderFrame: appFrame, sender: { id: MAIN_ID } };
+const SHOP = { transport: 'stdio', command: process.execPath, args: [path.join(repoRoot, 'test', 'fixtures', 'servers', 'mcpAppServer.mjs')] };
 
 /** The real HostApi service of a started host, with a count of what reached it. */
 async function realApi() {
@@ -85,6 +93,62 @@ describe('the chatos:api IPC handler', () => {
   it('turns a throwing service into a FAILED reply, not a rejected invoke', async () => {
     const handler = createIpcHandler({ api: { handle: () => Promise.reject(new Error('disk on fire')) }, isOurFrame: () => true });
     expect(await handler(fromApp, { method: 'host.info' })).toEqual({ ok: false, error: { code: 'FAILED', message: 'disk on fire' } });
+  });
+
+  /**
+   * A view's call lives as long as the page that asked, as over `chatos serve` (test/serve/viewCallGone.test.ts): the
+   * window closed, its renderer gone or the page reloaded leaves a call nobody will read, which the host would
+   * otherwise hold (and wait for when it stops) until the server answers. The sender is an event emitter standing in
+   * for Electron's WebContents (its binary cannot run here), sending the events Electron sends.
+   */
+  it.each([
+    ['its window is closed', 'destroyed', []],
+    ['its renderer process is gone', 'render-process-gone', [{}, { reason: 'crashed', exitCode: 1 }]],
+    ['its page reloads', 'did-start-navigation', [{ url: 'chatos://app/index.html', isMainFrame: true, isSameDocument: false }]],
+  ])("cancels a view's call when %s, and its server is told", async (_what, event, args) => {
+    const world = await startChatWorld({ servers: { shop: SHOP } });
+    world.provider.enqueue({ kind: 'reply', toolCalls: [{ id: 's1', name: 'mcp_shop_show_shop', arguments: { item: 'apples' } }] }, { kind: 'reply', text: 'Here is the shop.' });
+    const turn = world.host.chat.send({ agentId: 'helper', text: 'open the shop' });
+    await turn.done;
+    const service = createHostApiService(world.host, { face: 'electron', urls: electronFaceUrls(world.host.setup.home.artifactsDir, () => '', new McpAppViews()), version: 'x' });
+    const signals: (AbortSignal | undefined)[] = [];
+    const api: Pick<HostApiService, 'handle'> = {
+      handle: (raw, origin) => {
+        signals.push(origin?.signal);
+        return service.handle(raw, origin);
+      },
+    };
+    const sender = Object.assign(new EventEmitter(), { id: MAIN_ID });
+    const handler = createIpcHandler({ api, isOurFrame: mainFrameCheck(() => MAIN_ID) });
+    const log = internalsOf(world.host).mcp.runtime.connections.logOf('chatos::shop');
+    const said = (text: string) => log.entries().some((entry) => entry.text.includes(text));
+
+    const reply = handler(
+      { senderFrame: appFrame, sender },
+      { method: 'mcpApps.callTool', params: { agentId: 'helper', conversationId: turn.conversationId, serverId: 'chatos::shop', tool: 'watch_orders', args: {} } },
+    );
+    await waitUntil(() => said('watch_orders waiting'), 'the call to reach the server', 20_000);
+    // A view's iframe navigating and the page's own route changing are not the page going away.
+    sender.emit('did-start-navigation', { url: 'chatos-view://0123456789abcdef0123456789abcdef/a', isMainFrame: false, isSameDocument: false });
+    sender.emit('did-start-navigation', { url: 'chatos://app/index.html#/chat', isMainFrame: true, isSameDocument: true });
+    expect(signals).toHaveLength(1);
+    expect(signals[0]!.aborted).toBe(false);
+
+    sender.emit(event, ...args);
+    expect(signals[0]!.aborted).toBe(true);
+    expect(await reply).toMatchObject({ ok: false });
+    await waitUntil(() => said('watch_orders cancelled'), 'the server to be told of the cancellation', 20_000);
+    await waitUntil(() => world.host.audit.query({ tool: 'mcp_shop_watch_orders' }).length > 0, 'the call to be audited', 20_000);
+    expect(world.host.audit.query({ tool: 'mcp_shop_watch_orders' })).toMatchObject([{ outcome: 'cancelled' }]);
+    // The call is answered: nothing of it listens to the window any more.
+    expect(sender.eventNames()).toEqual([]);
+  });
+
+  it('lets go of the window once a call is answered', async () => {
+    const { handler } = await realApi();
+    const sender = Object.assign(new EventEmitter(), { id: MAIN_ID });
+    for (let i = 0; i < 20; i++) expect(await handler({ senderFrame: appFrame, sender }, { method: 'agents.list', params: {} })).toMatchObject({ ok: true });
+    expect(sender.eventNames()).toEqual([]);
   });
 
   it('uses the channel names the preload sends on', () => {

@@ -61,8 +61,16 @@ interface ChunkRow {
 const chunkOf = (row: ChunkRow): Chunk => ({ id: row.id, file: row.file, position: row.position, start: row.start, end: row.end, heading: row.heading, text: row.text });
 const COLUMNS = 'seq, id, file, position, start, "end", heading, text';
 
+/** A stored vector's floats: a view of the blob, which node:sqlite gives a buffer of its own; a copy only if it is not 4-byte aligned. */
 function floatsOf(blob: Uint8Array): Float32Array {
+  if (blob.byteOffset % 4 === 0 && blob.byteLength % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength / 4);
   return new Float32Array(blob.buffer.slice(blob.byteOffset, blob.byteOffset + blob.byteLength));
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let sum = 0;
+  for (let i = 0; i < a.length; i++) sum += a[i]! * b[i]!;
+  return sum;
 }
 
 /**
@@ -453,10 +461,7 @@ export class KnowledgeStore {
         .search(query, Math.max(limit * GRAPH_OVERSAMPLE, 64) + Math.min(pending, limit * 4))
         .flatMap((near) =>
           (read.all(near.key) as { seq: number; vector: Uint8Array }[]).map((row) => {
-            const stored = floatsOf(row.vector);
-            let dot = 0;
-            for (let i = 0; i < stored.length; i++) dot += stored[i]! * query[i]!;
-            return { seq: Number(row.seq), score: dot };
+            return { seq: Number(row.seq), score: dot(floatsOf(row.vector), query) };
           }),
         )
         .sort((a, b) => b.score - a.score)
@@ -469,11 +474,9 @@ export class KnowledgeStore {
     const query = normalize(vector);
     const best: Nearest[] = [];
     for (const row of this.sql('SELECT seq, vector FROM chunks WHERE vector IS NOT NULL').iterate() as Iterable<{ seq: number; vector: Uint8Array }>) {
-      const stored = floatsOf(row.vector);
-      let dot = 0;
-      for (let i = 0; i < stored.length; i++) dot += stored[i]! * query[i]!;
-      if (best.length === limit && dot <= best[limit - 1]!.score) continue;
-      best.push({ seq: Number(row.seq), score: dot });
+      const score = dot(floatsOf(row.vector), query);
+      if (best.length === limit && score <= best[limit - 1]!.score) continue;
+      best.push({ seq: Number(row.seq), score });
       best.sort((a, b) => b.score - a.score);
       if (best.length > limit) best.pop();
     }

@@ -264,6 +264,67 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     await page.locator(`[data-testid="chat-pane"][data-conversation="${conversation}"]`).waitFor();
   });
 
+  /**
+   * Rows move by themselves (a row above measured late, a card that grows as its question fills in). A button that
+   * moved between the press and the release got no click: the browser clicks what is under both, here the card around
+   * it. The list clicks what was pressed when the pointer stayed still (renderer/src/components/chat/heldClicks.ts).
+   */
+  it('a button the list moved while it was pressed still gets the click; a press dragged away from it does not', async () => {
+    provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'dm', name: 'mcp_chat_danger', arguments: { what: 'move the notes' } }] }, { kind: 'reply', text: 'Moved.' });
+    await send('Move the notes');
+    const card = page.locator('[data-testid="tool-call-dm"][data-status="awaiting"]').getByTestId('tool-call-question');
+    await card.waitFor({ timeout: 30_000 });
+    const approve = card.getByTestId('confirm-approve');
+    // Counts the clicks the button itself gets, read when the release has been handled.
+    await approve.evaluate((button) => {
+      (window as unknown as { approveClicks: number }).approveClicks = 0;
+      button.addEventListener('click', () => (window as unknown as { approveClicks: number }).approveClicks++, true);
+    });
+    const clicks = () => page.evaluate(() => (window as unknown as { approveClicks: number }).approveClicks);
+    // The button's middle once the view has rested (it follows the answer down for a few frames), checked to be the button.
+    const middle = async () => {
+      const at = await approve.evaluate(
+        (button) =>
+          new Promise<{ x: number; y: number }>((resolve) => {
+            let last = '';
+            let still = 0;
+            const look = () => {
+              const box = button.getBoundingClientRect();
+              const now = `${box.x},${box.y}`;
+              still = now === last ? still + 1 : 0;
+              last = now;
+              if (still < 10) return void requestAnimationFrame(look);
+              resolve({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+            };
+            look();
+          }),
+      );
+      expect(await onApprove(at), 'the button is under the pointer').toBe(true);
+      return at;
+    };
+    const onApprove = (at: { x: number; y: number }) => page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.closest('[data-testid="confirm-approve"]') != null, at);
+
+    // Pressed, then dragged off before the release: no click, as anywhere.
+    let at = await middle();
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await page.mouse.move(at.x - 60, at.y + 40);
+    await page.mouse.up();
+    expect(await clicks()).toBe(0);
+    expect(await card.count()).toBe(1);
+
+    // Pressed, the card grows above the button (it moves down, away from the pointer), released where it was pressed.
+    at = await middle();
+    await page.mouse.move(at.x, at.y);
+    await page.mouse.down();
+    await card.getByTestId('confirm-args').evaluate((args) => ((args as HTMLElement).style.paddingTop = '160px'));
+    expect(await onApprove(at), 'the button moved away from under the pointer').toBe(false);
+    await page.mouse.up();
+    expect(await clicks()).toBe(1);
+    await page.locator('[data-testid="tool-call-dm"][data-status="ok"]').waitFor({ timeout: 30_000 });
+    await expect.poll(phase).toBe('done');
+  });
+
   it("a sub-agent's run is collapsed under its call and opens to show that agent's conversation", async () => {
     provider.enqueue(
       { kind: 'reply', toolCalls: [{ id: 'sub1', name: 'subagent_scout', arguments: { task: 'Find the meeting time' } }] },

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './MessageList';
 import { ReviewApproval } from './reviewApproval';
+import { keepMovedClicks } from './heldClicks';
 import { BudgetedRow, scrolled } from './rowBudget';
 import '../../i18n/load/chat';
 
@@ -269,7 +270,11 @@ export function ConversationScroller(props: ScrollerProps) {
     // Every way a press ends (a cancelled one too): a press that never ended would keep the view from following.
     const ends = ['pointerup', 'pointercancel', 'touchend', 'touchcancel'] as const;
     for (const type of ends) window.addEventListener(type, end);
+    // The page never moves the view under a press (toBottom), but rows do move by themselves (a row above measured
+    // late, a card that grows): a button pressed and released where it was is clicked even if it moved meanwhile.
+    const stopKeeping = keepMovedClicks(box);
     return () => {
+      stopKeeping();
       box.removeEventListener('scroll', onMove, { capture: true });
       box.removeEventListener('wheel', onWheel);
       box.removeEventListener('keydown', onKey);

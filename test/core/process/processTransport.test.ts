@@ -8,6 +8,17 @@ import { callText, connectNode, descendantsOf, groupOf, isRunning, launcherScrip
 
 const posix = process.platform !== 'win32';
 
+describe('ProcessTransport: writing', () => {
+  it('sends the messages of one turn of the event loop in one write, in order, and each is answered', async () => {
+    const { client } = await connectNode([serverScript]);
+    const before = Number(await callText(client, 'reads'));
+    const texts = Array.from({ length: 20 }, (_, i) => `call ${i}`);
+    expect(await Promise.all(texts.map((value) => callText(client, 'echo', { text: value })))).toEqual(texts);
+    // The twenty calls arrived in one read, then this call in its own: one system call, and the server woke once.
+    expect(Number(await callText(client, 'reads')) - before).toBe(2);
+  });
+});
+
 describe('ProcessTransport: starting and stopping', () => {
   it('close() ends a server that ignores stdin EOF and SIGTERM, escalating to SIGKILL', async () => {
     const { client, transport, log } = await connectNode([serverScript, '--ignore-eof', '--ignore-term']);

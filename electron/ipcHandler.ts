@@ -28,7 +28,6 @@ export interface Sender {
    * document (a reload). A view's iframe navigating, or the page's own hash route changing, is no such thing.
    */
   on?(event: string, listener: (...args: never[]) => void): unknown;
-  removeListener?(event: string, listener: (...args: never[]) => void): unknown;
 }
 
 export interface InvokeEvent {
@@ -81,28 +80,34 @@ interface NavigationDetails {
   isSameDocument?: boolean;
 }
 
+/** The calls in flight of each window, by its contents: one set of listeners per window, whatever the number of calls. */
+const inFlight = new WeakMap<Sender, Set<AbortController>>();
+
 /**
  * Aborts once the page that made a call can no longer take its answer, as `chatos serve` does when a request's
  * connection closes (src/serve/apiRoute.ts): a view's long call made for it is cancelled, and its server is told.
- * The listeners go when the call is answered, so a window making thousands of calls holds none of them.
+ * A window's contents get their three listeners once, at its first call, and they abort every call in flight: a
+ * listener per call would have many calls (a page's views polling) hold many listeners, and Node warns of a leak
+ * past ten. A call leaves the set when answered.
  */
 function senderGone(sender: Sender): { signal: AbortSignal; stopWatching(): void } {
+  let calls = inFlight.get(sender);
+  if (!calls) {
+    const held = new Set<AbortController>();
+    calls = held;
+    inFlight.set(sender, held);
+    const abortAll = (why: string) => {
+      for (const call of held) call.abort(new Error(`the window that made this call ${why} before its answer`));
+      held.clear();
+    };
+    sender.on?.('destroyed', () => abortAll('was closed'));
+    sender.on?.('render-process-gone', () => abortAll('lost its renderer process'));
+    sender.on?.('did-start-navigation', (details: NavigationDetails) => {
+      if (details?.isMainFrame === true && details.isSameDocument !== true) abortAll('loaded another page');
+    });
+  }
   const gone = new AbortController();
-  const abort = (why: string) => gone.abort(new Error(`the window that made this call ${why} before its answer`));
-  const destroyed = () => abort('was closed');
-  const crashed = () => abort('lost its renderer process');
-  const navigated = (details: NavigationDetails) => {
-    if (details?.isMainFrame === true && details.isSameDocument !== true) abort('loaded another page');
-  };
-  sender.on?.('destroyed', destroyed);
-  sender.on?.('render-process-gone', crashed);
-  sender.on?.('did-start-navigation', navigated);
-  return {
-    signal: gone.signal,
-    stopWatching() {
-      sender.removeListener?.('destroyed', destroyed);
-      sender.removeListener?.('render-process-gone', crashed);
-      sender.removeListener?.('did-start-navigation', navigated);
-    },
-  };
+  calls.add(gone);
+  const held = calls;
+  return { signal: gone.signal, stopWatching: () => held.delete(gone) };
 }

@@ -91,23 +91,24 @@ const inFlight = new WeakMap<Sender, Set<AbortController>>();
  * past ten. A call leaves the set when answered.
  */
 function senderGone(sender: Sender): { signal: AbortSignal; stopWatching(): void } {
-  let calls = inFlight.get(sender);
-  if (!calls) {
-    const held = new Set<AbortController>();
-    calls = held;
-    inFlight.set(sender, held);
-    const abortAll = (why: string) => {
-      for (const call of held) call.abort(new Error(`the window that made this call ${why} before its answer`));
-      held.clear();
-    };
-    sender.on?.('destroyed', () => abortAll('was closed'));
-    sender.on?.('render-process-gone', () => abortAll('lost its renderer process'));
-    sender.on?.('did-start-navigation', (details: NavigationDetails) => {
-      if (details?.isMainFrame === true && details.isSameDocument !== true) abortAll('loaded another page');
-    });
-  }
+  const calls = inFlight.get(sender) ?? watchWindow(sender);
   const gone = new AbortController();
   calls.add(gone);
-  const held = calls;
-  return { signal: gone.signal, stopWatching: () => held.delete(gone) };
+  return { signal: gone.signal, stopWatching: () => calls.delete(gone) };
+}
+
+/** The set of a window's calls in flight, with the listeners that abort them all when the window goes. */
+function watchWindow(sender: Sender): Set<AbortController> {
+  const calls = new Set<AbortController>();
+  inFlight.set(sender, calls);
+  const abortAll = (why: string) => {
+    for (const call of calls) call.abort(new Error(`the window that made this call ${why} before its answer`));
+    calls.clear();
+  };
+  sender.on?.('destroyed', () => abortAll('was closed'));
+  sender.on?.('render-process-gone', () => abortAll('lost its renderer process'));
+  sender.on?.('did-start-navigation', (details: NavigationDetails) => {
+    if (details?.isMainFrame === true && details.isSameDocument !== true) abortAll('loaded another page');
+  });
+  return calls;
 }

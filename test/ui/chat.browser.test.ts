@@ -267,7 +267,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
   /**
    * Rows move by themselves (a row above measured late, a card that grows as its question fills in). A button that
    * moved between the press and the release got no click: the browser clicks what is under both, here the card around
-   * it. The list clicks what was pressed when the pointer stayed still (renderer/src/components/chat/heldClicks.ts).
+   * it. The list clicks what was pressed when the pointer stayed still (renderer/src/components/chat/movedClicks.ts).
    */
   it('a button the list moved while it was pressed still gets the click; a press dragged away from it does not', async () => {
     provider.enqueue({ kind: 'reply', toolCalls: [{ id: 'dm', name: 'mcp_chat_danger', arguments: { what: 'move the notes' } }] }, { kind: 'reply', text: 'Moved.' });

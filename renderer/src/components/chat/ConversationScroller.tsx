@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { Virtualizer, type VirtualizerHandle } from 'virtua';
 import type { MessageRow } from './MessageList';
 import { ReviewApproval } from './reviewApproval';
-import { keepMovedClicks } from './heldClicks';
+import { keepMovedClicks } from './movedClicks';
 import { BudgetedRow, scrolled } from './rowBudget';
 import '../../i18n/load/chat';
 

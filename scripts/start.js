@@ -13,6 +13,19 @@ import { fileURLToPath } from 'node:url';
 const require = createRequire(import.meta.url);
 const root = fileURLToPath(new URL('..', import.meta.url));
 
+/**
+ * How the `chatos` command starts Node, read from its first line (`#!/usr/bin/env -S NAME=value … node --flag …`):
+ * the variables and V8 flags a long-running host needs (bin/chatos.js says why) apply only when the file runs as a
+ * command, not when Node is given it as a script, as here.
+ */
+function commandStart(file) {
+  const words = /^#!\/usr\/bin\/env (?:-S )?(.*)$/.exec(readFileSync(file, 'utf8').split('\n', 1)[0])?.[1]?.split(' ').filter(Boolean) ?? [];
+  const node = words.indexOf('node');
+  if (node < 0) return { env: {}, flags: [] };
+  const env = Object.fromEntries(words.slice(0, node).flatMap((word) => (/^[A-Za-z_]\w*=/.test(word) ? [[word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)]] : [])));
+  return { env, flags: words.slice(node + 1) };
+}
+
 // Electron's own index.js downloads the binary when it is missing, so it is
 // not required here: look for the binary the way it would, without side effects.
 function electronBinary() {
@@ -94,7 +107,9 @@ console.log(
       ? 'The desktop shell is not built in this version; starting the headless host instead (chatos serve).\n'
       : `Electron is not available on this machine: ${whyNot ?? 'its binary is missing'}. Starting the headless host instead (chatos serve): open the URL it prints in a browser.\n`,
 );
-const child = spawn(process.execPath, [fileURLToPath(new URL('../bin/chatos.js', import.meta.url)), 'serve', ...args.filter((arg) => arg !== RETRY)], { stdio: 'inherit' });
+const chatosBin = fileURLToPath(new URL('../bin/chatos.js', import.meta.url));
+const { env, flags } = commandStart(chatosBin);
+const child = spawn(process.execPath, [...flags, chatosBin, 'serve', ...args.filter((arg) => arg !== RETRY)], { stdio: 'inherit', env: { ...process.env, ...env } });
 // Ctrl+C reaches the server directly (same process group), and it shuts down
 // cleanly; this wrapper only waits for it. A SIGTERM sent to the wrapper alone is passed on.
 process.on('SIGINT', () => {});

@@ -79,6 +79,20 @@ describe('chatos serve', () => {
     });
     const [line] = await lineMatching(served, /^\{"url".*\}$/m);
     expect(served.stdout()).toContain('Electron is not available on this machine: ELECTRON_SKIP_BINARY_DOWNLOAD is set');
+    // The server runs as the `chatos` command starts Node (the variables and flags of bin/chatos.js's first line), not
+    // with Node's defaults: the wrapper gives Node the file as a script, which skips that line.
+    const words = fs
+      .readFileSync(path.join(repoRoot, 'bin', 'chatos.js'), 'utf8')
+      .split('\n', 1)[0]!
+      .split(' ');
+    const [flags, variables] = [words.slice(words.indexOf('node') + 1), words.filter((word) => /^[A-Z_]+=/.test(word))];
+    expect(flags).toContain('--heap-growing-percent=30');
+    expect(variables).toContain('MALLOC_ARENA_MAX=2');
+    const [serverPid] = fs.readFileSync(`/proc/${served.child.pid}/task/${served.child.pid}/children`, 'utf8').trim().split(' ');
+    const argv = fs.readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0');
+    expect(argv.slice(1, 1 + flags.length)).toEqual(flags);
+    expect(argv[1 + flags.length]).toBe(path.join(repoRoot, 'bin', 'chatos.js'));
+    expect(fs.readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0')).toEqual(expect.arrayContaining(variables));
     const { url } = JSON.parse(line!) as { url: string };
     const token = new URL(url).searchParams.get('token')!;
     expect((await api(new URL(url), token, 'host.info')).ok).toBe(true);

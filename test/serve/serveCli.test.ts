@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import * as net from 'node:net';
 import * as path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { indexSnapshot, procSnapshot, processArgv } from '../../src/core/process/processTree.js';
 import { runCli, runCliProcess } from '../helpers/runCli.js';
 import { repoRoot, tempDir } from '../helpers/tempDir.js';
 import { api, lineMatching, serve } from './serveProcess.js';
@@ -88,8 +89,8 @@ describe('chatos serve', () => {
     const [flags, variables] = [words.slice(words.indexOf('node') + 1), words.filter((word) => /^[A-Z_]+=/.test(word))];
     expect(flags).toContain('--heap-growing-percent=30');
     expect(variables).toContain('MALLOC_ARENA_MAX=2');
-    const [serverPid] = fs.readFileSync(`/proc/${served.child.pid}/task/${served.child.pid}/children`, 'utf8').trim().split(' ');
-    const argv = fs.readFileSync(`/proc/${serverPid}/cmdline`, 'utf8').split('\0');
+    const [serverPid] = indexSnapshot(procSnapshot()!).children.get(served.child.pid!)!;
+    const argv = processArgv(serverPid!)!;
     expect(argv.slice(1, 1 + flags.length)).toEqual(flags);
     expect(argv[1 + flags.length]).toBe(path.join(repoRoot, 'bin', 'chatos.js'));
     expect(fs.readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0')).toEqual(expect.arrayContaining(variables));

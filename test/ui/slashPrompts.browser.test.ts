@@ -133,7 +133,8 @@ describe('a slash prompt', () => {
     expect(last).toContain('data:image/png;base64,');
     expect(last).toContain('the audio (audio/wav) is not sent');
 
-    await expect.poll(() => page.getByTestId('chat-pane').textContent(), { timeout: 30_000 }).toContain('That square is red.');
+    // The answer as stored, not while it streams in (a streaming answer is a message-streaming row until the turn ends).
+    await expect.poll(() => page.locator('[data-testid="message-assistant"]').last().textContent(), { timeout: 30_000 }).toContain('That square is red.');
     // The three messages the prompt gave say so; the answer does not.
     await expect.poll(() => page.getByTestId('message-prompt').count()).toBe(3);
     expect(await page.locator('[data-testid="message-assistant"]').count()).toBe(2);

@@ -190,3 +190,28 @@ export async function chooseOption(page: Page, trigger: Locator, text: string | 
   await open.locator('.ant-select-item-option').filter({ hasText: text }).first().click();
   await open.waitFor({ state: 'hidden' });
 }
+
+/**
+ * The middle of `target` once it has rested: the same box for `frames` animation frames running (frames, not time). A
+ * chat row may move a frame or two after Playwright's own check (two frames) passed: a row above measured late, the
+ * view following an answer; a press aimed from then may land beside it.
+ */
+export function restingMiddle(target: Locator, frames = 10): Promise<{ x: number; y: number }> {
+  return target.evaluate(
+    (element, frames) =>
+      new Promise<{ x: number; y: number }>((resolve) => {
+        let last = '';
+        let still = 0;
+        const look = () => {
+          const box = element.getBoundingClientRect();
+          const now = `${box.x},${box.y},${box.width},${box.height}`;
+          still = now === last ? still + 1 : 0;
+          last = now;
+          if (still < frames) return void requestAnimationFrame(look);
+          resolve({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
+        };
+        look();
+      }),
+    frames,
+  );
+}

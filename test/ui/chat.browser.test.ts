@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { chatServerEntry } from '../helpers/mcpYaml.js';
-import { chooseOption, launchChromium, pageReady, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { chooseOption, launchChromium, pageReady, restingMiddle, screenshot, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -283,22 +283,7 @@ describe('the Chat page', { timeout: 120_000 }, () => {
     const clicks = () => page.evaluate(() => (window as unknown as { approveClicks: number }).approveClicks);
     // The button's middle once the view has rested (it follows the answer down for a few frames), checked to be the button.
     const middle = async () => {
-      const at = await approve.evaluate(
-        (button) =>
-          new Promise<{ x: number; y: number }>((resolve) => {
-            let last = '';
-            let still = 0;
-            const look = () => {
-              const box = button.getBoundingClientRect();
-              const now = `${box.x},${box.y}`;
-              still = now === last ? still + 1 : 0;
-              last = now;
-              if (still < 10) return void requestAnimationFrame(look);
-              resolve({ x: box.x + box.width / 2, y: box.y + box.height / 2 });
-            };
-            look();
-          }),
-      );
+      const at = await restingMiddle(approve);
       expect(await onApprove(at), 'the button is under the pointer').toBe(true);
       return at;
     };

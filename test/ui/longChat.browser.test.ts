@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { longConversationMessages, writeConversationLog } from '../../scripts/bench/longConversation.js';
 import { chatServerEntry } from '../helpers/mcpYaml.js';
-import { type launchChromium, openChromiumOn, openRoute, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
+import { type launchChromium, openChromiumOn, openRoute, restingMiddle, screenshot, screenshotOnFailure, serveApi, type ServeProcess, startServe } from '../helpers/browser.js';
 import { writeMcpYaml } from '../helpers/mcpYaml.js';
 import { fileFolders, setUpDeskHome } from '../helpers/deskHome.js';
 import { startProviderServer, type ProviderServer } from '../helpers/providerServer.js';
@@ -344,15 +344,19 @@ describe('the Chat page at real lengths', { timeout: 300_000 }, () => {
     // Rows in view that wait for a later frame (rowBudget: a busy machine renders a few per frame) change height when they
     // render: none may be waiting before the pointer goes down, or one rendering then would move the button away.
     await expect.poll(() => page.locator('.chat-row-pending').count(), { timeout: 30_000 }).toBe(0);
-    // hover waits for the button to rest (the same box two frames running), then puts the pointer on it.
-    await toggle.hover();
-    const aimed = (await toggle.boundingBox())!;
+    // The pointer goes to the button's middle once it has rested for ten frames (Playwright's hover checks two, and in a
+    // CI run the button moved after that, so the press landed beside it), then down.
+    const middle = await restingMiddle(toggle);
+    await page.mouse.move(middle.x, middle.y);
     await page.mouse.down();
     // Released whatever happens: a button left down would hold the view still for the tests after this one.
     try {
       const held = (await toggle.boundingBox())!;
-      const under = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 160), { x: aimed.x + aimed.width / 2, y: aimed.y + aimed.height / 2 });
-      expect(await page.evaluate(() => (window as any).__downOn), `the pointer went down on the card button (aimed at y ${aimed.y}, now at ${held.y}; under it: ${under})`).toBe(true);
+      const under = await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.outerHTML.slice(0, 160), middle);
+      expect(
+        await page.evaluate(() => (window as any).__downOn),
+        `the pointer went down on the card button (at y ${middle.y}, its middle now at ${held.y + held.height / 2}; under the pointer: ${under})`,
+      ).toBe(true);
       pressed();
       // The whole answer comes in (screens of it) under the card: a view that followed it would take the button from under the pointer.
       await expect.poll(phase, { timeout: 30_000 }).toBe('done');
